@@ -1,0 +1,38 @@
+/* args.h - the command line of every ./stepN, parsed and validated before any CUDA call. */
+#ifndef ARGS_H
+#define ARGS_H
+
+#include <stddef.h>
+#include "harness.h"
+
+typedef enum { INPUTS_RANDOM = 0, INPUTS_INTEGERS = 1 } input_kind;
+
+typedef struct {
+    int m, n, k;
+    int reps;                  /* timed launches of the step and of cuBLAS each */
+    int warmup_ms;             /* warm-up time before timing */
+    unsigned long long seed;   /* seed of the input generator */
+    float alpha, beta;
+    input_kind inputs;         /* random values, or small integers (exact results) */
+    int check;                 /* 0 with --no-check */
+    int csv;                   /* print one CSV row instead of the report */
+    int csv_header;            /* print the CSV header line first */
+    int stages;                /* --stages, for steps that have it; else 0 */
+    int help;                  /* --help was given */
+} run_config;
+
+enum { DEFAULT_REPS = 20, DEFAULT_WARMUP_MS = 200 };
+#define DEFAULT_SEED 2024ULL
+
+/* Parses argv into cfg. Returns 0, or EXIT_USAGE with one line in err that
+ * names the bad value. Touches no CUDA state, so it runs anywhere. */
+int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
+               char *err, size_t err_len);
+
+/* Prints the usage line(s) for this step to `out` (a FILE *). */
+void print_usage(void *out, const char *prog, const step_info *step);
+
+/* Prints the --help text to stdout. */
+void args_print_help(const char *prog, const step_info *step);
+
+#endif

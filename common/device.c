@@ -1,0 +1,83 @@
+/* device.c - error checks, device discovery, and the memory budget of a run. */
+#include "device.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+void cuda_check(cudaError_t err, const char *call, const char *file, int line)
+{
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "error: %s failed at %s:%d: %s (%s)\n", call, file, line,
+            cudaGetErrorString(err), cudaGetErrorName(err));
+    exit(EXIT_CUDA);
+}
+
+void cublas_check(cublasStatus_t status, const char *call, const char *file, int line)
+{
+    if (status == CUBLAS_STATUS_SUCCESS)
+        return;
+    fprintf(stderr, "error: %s failed at %s:%d: %s (%s)\n", call, file, line,
+            cublasGetStatusString(status), cublasGetStatusName(status));
+    exit(EXIT_CUDA);
+}
+
+void device_open(device_info *info)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        fprintf(stderr, "error: no CUDA device found (cudaGetDeviceCount: %s)\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+        exit(EXIT_CUDA);
+    }
+    struct cudaDeviceProp prop;
+    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->sm_count = prop.multiProcessorCount;
+    info->l2_bytes = prop.l2CacheSize;
+    CUDA_CHECK(cudaRuntimeGetVersion(&info->runtime_version));
+    CUDA_CHECK(cudaDriverGetVersion(&info->driver_version));
+    CUDA_CHECK(cudaMemGetInfo(&info->free_bytes, &info->total_bytes));
+}
+
+/* a * b + c with overflow detection. */
+static int mul_add(size_t a, size_t b, size_t c, size_t *out)
+{
+    size_t p;
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, out))
+        return 0;
+    return 1;
+}
+
+int device_bytes_needed(int m, int n, int k, int l2_bytes, size_t *bytes)
+{
+    const size_t f = sizeof(float);
+    size_t a, b, c, total;
+    if (!mul_add((size_t)m, (size_t)k, 0, &a) || !mul_add(a, f, 0, &a) ||
+        !mul_add((size_t)k, (size_t)n, 0, &b) || !mul_add(b, f, 0, &b) ||
+        !mul_add((size_t)m, (size_t)n, 0, &c) || !mul_add(c, f, 0, &c))
+        return 0;
+    /* A and |A|, B and |B|; C, C0, the reference and the bound |A||B|. */
+    if (!mul_add(a, 2, 0, &total) || !mul_add(b, 2, total, &total) ||
+        !mul_add(c, 4, total, &total) ||
+        !mul_add((size_t)(l2_bytes > 0 ? l2_bytes : 0), 2, total, &total))
+        return 0;
+    *bytes = total;
+    return 1;
+}
+
+void format_bytes(char *buf, size_t len, double bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 6) {
+        bytes /= 1024.0;
+        u++;
+    }
+    snprintf(buf, len, "%.2f %s", bytes, units[u]);
+}

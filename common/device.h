@@ -1,0 +1,37 @@
+/* device.h - CUDA and cuBLAS error checks, and what we learn about the GPU. */
+#ifndef DEVICE_H
+#define DEVICE_H
+
+#include <stddef.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+/* Every CUDA and cuBLAS call goes through one of these: on failure they print
+ * the call, file:line and the API's own message, and exit with EXIT_CUDA. */
+#define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
+#define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
+
+void cuda_check(cudaError_t err, const char *call, const char *file, int line);
+void cublas_check(cublasStatus_t status, const char *call, const char *file, int line);
+
+typedef struct {
+    char name[256];
+    int sm_count;
+    int l2_bytes;
+    int runtime_version;   /* e.g. 13000 */
+    int driver_version;
+    size_t free_bytes, total_bytes;
+} device_info;
+
+/* Picks device 0 and fills info. Exits with EXIT_CUDA, saying so, when there is no GPU. */
+void device_open(device_info *info);
+
+/* Device bytes the harness allocates for an M x N x K problem (matrices, the
+ * reference, the error bound's operands and the L2 flush buffer). Returns 0
+ * and leaves *bytes alone when the count overflows 64 bits. */
+int device_bytes_needed(int m, int n, int k, int l2_bytes, size_t *bytes);
+
+/* "1.50 GiB" and the like. */
+void format_bytes(char *buf, size_t len, double bytes);
+
+#endif

@@ -1,0 +1,57 @@
+/* harness.h - the one header a step includes.
+ *
+ * A step supplies a launch function for C = alpha * A * B + beta * C (row-major,
+ * FP32) and hands it to harness_main(), which parses the command line, builds
+ * the inputs, checks the result against cuBLAS element by element, times the
+ * step and cuBLAS in the same process and prints the report.
+ */
+#ifndef HARNESS_H
+#define HARNESS_H
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The exit codes of every ./stepN, documented in README.md. */
+enum {
+    EXIT_PASS = 0,     /* the result matched the reference (or --no-check) */
+    EXIT_WRONG = 1,    /* the result did not match the reference */
+    EXIT_USAGE = 2,    /* bad command line, or sizes that cannot fit on the GPU */
+    EXIT_CUDA = 3      /* no GPU, or a CUDA / cuBLAS / allocation failure */
+};
+
+/* One SGEMM, as the harness hands it to a step. All matrices are row-major
+ * with no padding: lda = k, ldb = n, ldc = n. The pointers come from
+ * cudaMalloc, so row 0 is 256-byte aligned; later rows are 16-byte aligned
+ * only when their length is a multiple of 4. When beta == 0, C holds NaN on
+ * entry and must not be read (the BLAS rule). */
+typedef struct {
+    int m, n, k;
+    float alpha, beta;
+    const float *a;    /* M x K */
+    const float *b;    /* K x N */
+    float *c;          /* M x N */
+    int stages;        /* pipeline depth from --stages; 0 for steps without it */
+} gemm_args;
+
+/* Launches the step's kernel(s) on `stream` and returns cudaGetLastError(). */
+typedef cudaError_t (*gemm_launch_fn)(const gemm_args *args, cudaStream_t stream);
+
+typedef struct {
+    const char *name;        /* "step0_naive" */
+    const char *idea;        /* the one idea the step adds, one line */
+    gemm_launch_fn launch;
+    int max_stages;          /* 0: the step has no --stages option; else 1..max_stages */
+    int default_stages;
+} step_info;
+
+/* Runs the whole program; returns the exit code for main(). */
+int harness_main(int argc, char **argv, const step_info *step);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,98 @@
+/* report.c - the human report and the CSV row. */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "stats.h"
+
+#ifndef GIT_COMMIT
+#define GIT_COMMIT "unknown"
+#endif
+
+const char CSV_HEADER[] =
+    "step,m,n,k,alpha,beta,stages,median_ms,min_ms,gflops,cublas_median_ms,cublas_gflops,"
+    "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc";
+
+const char *build_commit(void)
+{
+    return GIT_COMMIT[0] ? GIT_COMMIT : "unknown";
+}
+
+const char *verdict(const run_report *r)
+{
+    if (!r->checked)
+        return "UNCHECKED";
+    return r->check.pass ? "PASS" : "FAIL";
+}
+
+/* "13.0" from 13000. */
+static void version_string(char *buf, size_t len, int v)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* A CSV field must hold no comma, quote or newline: replace them. */
+static void csv_clean(char *dst, size_t len, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < len; i++)
+        dst[i] = (src[i] == ',' || src[i] == '"' || src[i] == '\n') ? ' ' : src[i];
+    dst[i] = '\0';
+}
+
+int format_csv_row(char *buf, size_t len, const run_report *r)
+{
+    char device[256], runtime[16], driver[16], err[32];
+    csv_clean(device, sizeof device, r->device);
+    version_string(runtime, sizeof runtime, r->runtime_version);
+    version_string(driver, sizeof driver, r->driver_version);
+    if (!r->checked)
+        snprintf(err, sizeof err, "nan");
+    else if (isinf(r->check.worst_ratio))
+        snprintf(err, sizeof err, "inf");
+    else
+        snprintf(err, sizeof err, "%.4g", r->check.worst_ratio);
+    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s",
+                    r->step, r->m, r->n, r->k, (double)r->alpha, (double)r->beta, r->stages,
+                    r->median_ms, r->min_ms, gflops(r->m, r->n, r->k, r->median_ms),
+                    r->cublas_median_ms, gflops(r->m, r->n, r->k, r->cublas_median_ms),
+                    r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->sm_count,
+                    runtime, driver, r->commit, r->date_utc);
+}
+
+void print_report(FILE *out, const run_report *r)
+{
+    char runtime[16], driver[16];
+    version_string(runtime, sizeof runtime, r->runtime_version);
+    version_string(driver, sizeof driver, r->driver_version);
+    double ours = gflops(r->m, r->n, r->k, r->median_ms);
+    double theirs = gflops(r->m, r->n, r->k, r->cublas_median_ms);
+
+    fprintf(out, "%s: %s\n", r->step, r->idea);
+    fprintf(out, "  device   %s, %d SMs, CUDA runtime %s, driver %s\n", r->device, r->sm_count,
+            runtime, driver);
+    fprintf(out, "  problem  C = alpha*A*B + beta*C, M=%d N=%d K=%d, alpha=%g beta=%g, %s inputs, seed %llu",
+            r->m, r->n, r->k, (double)r->alpha, (double)r->beta,
+            r->inputs == INPUTS_INTEGERS ? "integer" : "random", r->seed);
+    if (r->stages > 0)
+        fprintf(out, ", %d stages", r->stages);
+    fprintf(out, "\n");
+    fprintf(out, "  time     median %.4f ms, min %.4f ms (%d timed launches, L2 flushed before each)\n",
+            r->median_ms, r->min_ms, r->reps);
+    fprintf(out, "  speed    %.1f GFLOPS; cuBLAS %.1f GFLOPS (median %.4f ms); ratio to cuBLAS %.3f\n",
+            ours, theirs, r->cublas_median_ms, r->cublas_median_ms / r->median_ms);
+    if (!r->checked) {
+        fprintf(out, "  check    UNCHECKED (--no-check)\n");
+        return;
+    }
+    int row = (int)(r->check.worst_index / (size_t)r->n);
+    int col = (int)(r->check.worst_index % (size_t)r->n);
+    if (r->check.pass)
+        fprintf(out, "  check    PASS: all %zu elements within their bound; worst |C-Cref|/bound %.3g at (%d,%d)\n",
+                (size_t)r->m * (size_t)r->n, r->check.worst_ratio, row, col);
+    else
+        fprintf(out, "  check    FAIL: %zu of %zu elements wrong; worst at (%d,%d): got %.9g, cuBLAS %.9g (|C-Cref|/bound %.3g)\n",
+                r->check.n_bad, (size_t)r->m * (size_t)r->n, row, col, (double)r->check.worst_value,
+                (double)r->check.worst_ref, r->check.worst_ratio);
+}
