@@ -1,0 +1,155 @@
+/* step4_vectorize - 128-bit loads and stores: A transposed in shared memory, float4 everywhere.
+ *
+ * Step 3 read its fragments with 32-bit shared loads and copied tiles one float
+ * at a time. Here every global load, every shared-memory fragment load and every
+ * store of C moves four floats. A tile of A is stored transposed (k-major), so
+ * that the TM values of A a thread needs at step p lie side by side, like B's.
+ * Rows that are not 16-byte aligned (K or N not a multiple of 4) take a scalar,
+ * predicated copy of the same code, chosen once at launch.
+ *
+ *   make step4 && ./step4 1024
+ */
+#include "../common/harness.h"
+
+constexpr int BM = 128, BN = 128, BK = 8;
+constexpr int TM = 8, TN = 8;
+constexpr int THREADS_N = BN / TN;            // 16
+constexpr int THREADS_M = BM / TM;            // 16
+constexpr int THREADS = THREADS_M * THREADS_N;
+// a_tile rows are padded by 4 floats: 132 = 4 (mod 32) puts the transposed
+// stores of one warp (16 rows x 2 k-columns) in 32 different banks.
+constexpr int A_PAD = 4;
+static_assert(TM == 8 && TN == 8, "a thread's tile is two 4-wide halves in each direction");
+static_assert(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS, "one float4 of each tile per thread");
+static_assert(BK % 4 == 0 && BN % 4 == 0 && (BM + A_PAD) % 4 == 0, "float4 rows stay 16-byte aligned");
+
+// Four consecutive elements of a row-major matrix (rows x cols, leading dimension
+// ld) starting at (row, col), with zeros outside it. VEC: cols and ld are
+// multiples of 4, so the four are all inside or all outside, and one 16-byte load
+// fetches them.
+template <bool VEC>
+__device__ __forceinline__ float4 load4(const float *base, int row, int col, int rows, int cols)
+{
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (row >= rows)
+        return v;
+    const float *p = base + (size_t)row * cols + col;
+    if (VEC) {
+        if (col < cols)
+            v = *reinterpret_cast<const float4 *>(p);
+    } else {
+        if (col + 0 < cols) v.x = p[0];
+        if (col + 1 < cols) v.y = p[1];
+        if (col + 2 < cols) v.z = p[2];
+        if (col + 3 < cols) v.w = p[3];
+    }
+    return v;
+}
+
+// C[row][col..col+3] = alpha * acc + beta * C, for the elements inside C.
+template <bool VEC>
+__device__ __forceinline__ void store4(float *c, int row, int col, int m, int n, float4 acc,
+                                       float alpha, float beta)
+{
+    if (row >= m)
+        return;
+    float *p = c + (size_t)row * n + col;
+    float v[4] = {acc.x, acc.y, acc.z, acc.w};
+    if (VEC) {
+        if (col >= n)
+            return;
+        float4 out = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+        if (beta != 0.0f) {
+            float4 old = *reinterpret_cast<const float4 *>(p);
+            out.x += beta * old.x; out.y += beta * old.y; out.z += beta * old.z; out.w += beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(p) = out;
+    } else {
+        for (int j = 0; j < 4; j++)
+            if (col + j < n)
+                p[j] = beta == 0.0f ? alpha * v[j] : alpha * v[j] + beta * p[j];
+    }
+}
+
+template <bool VEC>
+__global__ void __launch_bounds__(THREADS)
+sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *b, float beta,
+                 float *c)
+{
+    __shared__ __align__(16) float a_tile[BK][BM + A_PAD];   // transposed: a_tile[p][row]
+    __shared__ __align__(16) float b_tile[BK][BN];
+
+    int tiles_n = (n + BN - 1) / BN;
+    int tile_row = blockIdx.x / tiles_n * BM;
+    int tile_col = blockIdx.x % tiles_n * BN;
+    int tx = threadIdx.x % THREADS_N;
+    int ty = threadIdx.x / THREADS_N;
+
+    // The copy: thread t fetches 4 consecutive k of one row of A, and 4
+    // consecutive columns of one row of B.
+    int a_row = threadIdx.x / (BK / 4), a_col = threadIdx.x % (BK / 4) * 4;
+    int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
+
+    float acc[TM][TN] = {};
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        float4 av = load4<VEC>(a, tile_row + a_row, k0 + a_col, m, k);
+        float4 bv = load4<VEC>(b, k0 + b_row, tile_col + b_col, k, n);
+        a_tile[a_col + 0][a_row] = av.x;
+        a_tile[a_col + 1][a_row] = av.y;
+        a_tile[a_col + 2][a_row] = av.z;
+        a_tile[a_col + 3][a_row] = av.w;
+        *reinterpret_cast<float4 *>(&b_tile[b_row][b_col]) = bv;
+        __syncthreads();
+
+        // A thread's rows are ty*4 + {0..3} and 64 + ty*4 + {0..3}; its columns
+        // likewise with tx. A warp's B fragment loads are 16 consecutive float4:
+        // conflict-free. Its A fragment loads are two float4, each broadcast.
+#pragma unroll
+        for (int p = 0; p < BK; p++) {
+            float a_frag[TM], b_frag[TN];
+            *reinterpret_cast<float4 *>(&a_frag[0]) = *reinterpret_cast<const float4 *>(&a_tile[p][ty * 4]);
+            *reinterpret_cast<float4 *>(&a_frag[4]) = *reinterpret_cast<const float4 *>(&a_tile[p][BM / 2 + ty * 4]);
+            *reinterpret_cast<float4 *>(&b_frag[0]) = *reinterpret_cast<const float4 *>(&b_tile[p][tx * 4]);
+            *reinterpret_cast<float4 *>(&b_frag[4]) = *reinterpret_cast<const float4 *>(&b_tile[p][BN / 2 + tx * 4]);
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    acc[i][j] += a_frag[i] * b_frag[j];
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        int row = tile_row + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            int col = tile_col + half * (BN / 2) + tx * 4;
+            float4 v = make_float4(acc[i][half * 4 + 0], acc[i][half * 4 + 1], acc[i][half * 4 + 2],
+                                   acc[i][half * 4 + 3]);
+            store4<VEC>(c, row, col, m, n, v, alpha, beta);
+        }
+    }
+}
+
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+    unsigned tiles = (unsigned)(((size_t)g->m + BM - 1) / BM * (((size_t)g->n + BN - 1) / BN));
+    // 16-byte accesses need every row start 16-byte aligned: K and N multiples of 4.
+    if (g->k % 4 == 0 && g->n % 4 == 0)
+        sgemm_vectorized<true><<<tiles, THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
+                                                              g->beta, g->c);
+    else
+        sgemm_vectorized<false><<<tiles, THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
+                                                               g->beta, g->c);
+    return cudaGetLastError();
+}
+
+int main(int argc, char **argv)
+{
+    static const step_info step = {
+        "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
+        launch, 0, 0};
+    return harness_main(argc, argv, &step);
+}

@@ -1,0 +1,339 @@
+/* step6_unroll - unroll the pipeline until every index is a constant, then fix what that exposed.
+ *
+ * Step 5's main loop walked the stage ring with run-time indices, so every
+ * iteration recomputed stage addresses, and each k-tile restarted the fragment
+ * double-buffering. Here the main loop is unrolled by K_PIPE_MAX: the stage read
+ * and the stage written are compile-time constants, the inner k-slice loop is
+ * fully unrolled, and the fragments of the next tile's first slice load during
+ * the current tile's last FMAs. Reading the SASS of that loop then showed what
+ * else was left between us and cuBLAS, and each is fixed here:
+ *   - warp tiling: a warp owns a WM x WN tile of C, its lanes a 4x8 (or 8x4)
+ *     grid, so a fragment load is one 64- or 128-byte wavefront;
+ *   - tile shapes chosen for the problem: 128 x 128 when there are enough tiles
+ *     to fill 132 SMs, smaller tiles when there are not (1024 has only 64);
+ *   - rasterization: blocks walk C in groups of GROUP_M tile rows, so the tiles
+ *     running at one time share A and B panels in L2.
+ *
+ *   make step6 && ./step6 4096
+ */
+#include "../common/harness.h"
+
+constexpr int BK = 8;                         // depth of one k-tile
+constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
+constexpr int GROUP_M = 8;                    // tile rows per rasterization group
+constexpr int MAX_STAGES = 4;
+
+// cp.async copies global -> shared without a register in between; 0 source
+// bytes (outside the matrix) zero-fill the destination.
+__device__ __forceinline__ void cp_async_4(float *dst, const float *src, bool inside)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 4 : 0)
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_16(float *dst, const float *src, bool inside)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 16 : 0)
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+
+// One tile configuration: the block tile BM x BN, the warp tile WM x WN, the
+// thread tile TM x TN (made of 4x4 pieces), and the pipeline depth.
+template <int BM_, int BN_, int WM_, int WN_, int TM_, int TN_>
+struct tile_config {
+    static constexpr int BM = BM_, BN = BN_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+    static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;   // a warp's lanes, as a grid
+    static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
+    static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
+    static constexpr int A_STAGE = BK * (BM + A_PAD), B_STAGE = BK * BN;
+    static_assert(LANES_M * LANES_N == 32, "a warp's lanes tile its warp tile");
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of float4-wide pieces");
+    static_assert((BM + A_PAD) % 32 == 4, "transposed copies of A land in 32 different banks");
+    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % (4 * THREADS) == 0,
+                  "every thread copies the same share of each tile");
+    static_assert(32 % BK == 0, "a warp copies whole 32-byte sectors of A");
+};
+
+// Where this thread's copies come from, worked out once: step 5 recomputed
+// (tile_row + r) * k + k0 + kk for every copy of every tile. A thread's copies of A
+// share one column kk and lie COPY_ROWS_A rows apart; its copies of B share one
+// column c and lie COPY_ROWS_B rows apart. Moving to the next k-tile is one add.
+template <typename CFG>
+struct copy_plan {
+    static constexpr int A_COPIES = CFG::BM * BK / CFG::THREADS, COPY_ROWS_A = CFG::THREADS / BK;
+    static constexpr int B_COPIES = BK * CFG::BN / 4 / CFG::THREADS, COPY_ROWS_B = CFG::THREADS / (CFG::BN / 4);
+    const float *a_src;        // A[tile_row + a_row][kk] of the current k-tile
+    const float *b_src;        // B[b_row][tile_col + c] of the current k-tile
+    size_t a_step, b_step;     // elements between two copies of one thread
+    size_t b_ld;               // n: elements from one row of B to the next
+    int kk, b_row;             // column of A / first row of B within the tile
+    int a_rows_left, b_cols_left;   // rows of A below a_row, columns of B right of c
+    int a_dst, b_dst;          // offsets of the first copy within a stage
+
+    __device__ copy_plan(const float *a, const float *b, int m, int n, int k, int tile_row, int tile_col)
+    {
+        int a_row = threadIdx.x / BK, c = threadIdx.x % (CFG::BN / 4) * 4;
+        kk = threadIdx.x % BK;
+        b_row = threadIdx.x / (CFG::BN / 4);
+        a_src = a + (size_t)(tile_row + a_row) * k + kk;
+        b_src = b + (size_t)b_row * n + tile_col + c;
+        a_step = (size_t)COPY_ROWS_A * k;
+        b_step = (size_t)COPY_ROWS_B * n;
+        b_ld = n;
+        a_rows_left = m - tile_row - a_row;
+        b_cols_left = n - tile_col - c;
+        a_dst = kk * (CFG::BM + A_PAD) + a_row;
+        b_dst = b_row * CFG::BN + c;
+    }
+};
+
+// Issue the copies of one k-tile (k0 = its first k) into one stage.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
+                                          const float *a, const float *b, int k, int k0)
+{
+    using P = copy_plan<CFG>;
+    bool k_inside = k0 + plan.kk < k;
+#pragma unroll
+    for (int i = 0; i < P::A_COPIES; i++) {
+        bool inside = k_inside && i * P::COPY_ROWS_A < plan.a_rows_left;
+        cp_async_4(&a_stage[plan.a_dst + i * P::COPY_ROWS_A], inside ? plan.a_src + i * plan.a_step + k0 : a,
+                   inside);
+    }
+#pragma unroll
+    for (int i = 0; i < P::B_COPIES; i++) {
+        bool row_inside = k0 + plan.b_row + i * P::COPY_ROWS_B < k;
+        const float *src = plan.b_src + i * plan.b_step + (size_t)k0 * plan.b_ld;
+        float *dst = &b_stage[plan.b_dst + i * P::COPY_ROWS_B * CFG::BN];
+        if (VEC) {
+            bool inside = row_inside && plan.b_cols_left > 0;
+            cp_async_16(dst, inside ? src : b, inside);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                bool inside = row_inside && j < plan.b_cols_left;
+                cp_async_4(dst + j, inside ? src + j : b, inside);
+            }
+        }
+    }
+}
+
+// Slice p of one stage into registers: TM values of A and TN of B, float4 at a time.
+template <typename CFG>
+__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
+                                               const float *a_stage, const float *b_stage, int p,
+                                               int a_off, int b_off)
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM / 4; i++)
+        *reinterpret_cast<float4 *>(&a_frag[4 * i]) =
+            *reinterpret_cast<const float4 *>(&a_stage[p * (CFG::BM + A_PAD) + a_off + i * CFG::LANES_M * 4]);
+#pragma unroll
+    for (int j = 0; j < CFG::TN / 4; j++)
+        *reinterpret_cast<float4 *>(&b_frag[4 * j]) =
+            *reinterpret_cast<const float4 *>(&b_stage[p * CFG::BN + b_off + j * CFG::LANES_N * 4]);
+}
+
+template <typename CFG>
+__device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
+                                          const float (&b_frag)[CFG::TN])
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+        for (int j = 0; j < CFG::TN; j++)
+            acc[i][j] += a_frag[i] * b_frag[j];
+}
+
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 65536 / (CFG::THREADS * 128))
+sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    constexpr int BM = CFG::BM, BN = CFG::BN, TM = CFG::TM, TN = CFG::TN;
+    extern __shared__ __align__(16) float smem[];
+    float *a_stages = smem;
+    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
+
+    // Rasterization: GROUP_M tile rows are walked column by column, so that
+    // neighbouring blocks share panels of A and B while both are in L2.
+    int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    int group = blockIdx.x / (GROUP_M * tiles_n);
+    int first_m = group * GROUP_M;
+    int group_rows = min(tiles_m - first_m, GROUP_M);
+    int in_group = blockIdx.x % (GROUP_M * tiles_n);
+    int tile_row = (first_m + in_group % group_rows) * BM;
+    int tile_col = in_group / group_rows * BN;
+
+    // Warp tiling: warp w owns a WM x WN tile; lane (lane_m, lane_n) owns rows
+    // lane_m*4 + {0..3} of each 4*LANES_M-row band of it, and columns likewise.
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
+    int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
+    int k_tile_count = (k + BK - 1) / BK;
+    const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
+
+    float acc[TM][TN] = {};
+    float a_frag[2][TM], b_frag[2][TN];
+    if (K_PIPE_MAX == 1) {
+        // The control, as in step 5: copy, wait, compute, wait.
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            load_tile<CFG, VEC>(a_stages, b_stages, plan, a, b, k, k_tile * BK);
+            cp_async_commit();
+            cp_async_wait<0>();
+            __syncthreads();
+#pragma unroll
+            for (int p = 0; p < BK; p++) {
+                load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, p, a_off, b_off);
+                fma_slice<CFG>(acc, a_frag[0], b_frag[0]);
+            }
+            __syncthreads();
+        }
+    } else {
+        // PREFETCH: tiles 0 .. K_PIPE_MAX-2; then slice 0 of tile 0 into registers.
+#pragma unroll
+        for (int s = 0; s < K_PIPE_MAX - 1; s++) {
+            if (s < k_tile_count)
+                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, a, b, k,
+                                    s * BK);
+            cp_async_commit();
+        }
+        cp_async_wait<K_PIPE_MAX - 2>();
+        __syncthreads();
+        load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, a_off, b_off);
+
+        // PIPELINED MAIN LOOP, unrolled by K_PIPE_MAX: in the copy for pipe, the
+        // stage read is `pipe` and the stage written is the one before it, both
+        // constants, so every shared-memory address is a register plus an immediate.
+        for (int k_tile_base = 0; k_tile_base < k_tile_count; k_tile_base += K_PIPE_MAX) {
+#pragma unroll
+            for (int pipe = 0; pipe < K_PIPE_MAX; pipe++) {
+                const int smem_pipe_read = pipe;
+                const int smem_pipe_write = (pipe + K_PIPE_MAX - 1) % K_PIPE_MAX;
+                const int smem_pipe_next = (pipe + 1) % K_PIPE_MAX;
+                int k_tile = k_tile_base + pipe;
+                if (k_tile >= k_tile_count)
+                    break;
+                const float *a_read = a_stages + smem_pipe_read * CFG::A_STAGE;
+                const float *b_read = b_stages + smem_pipe_read * CFG::B_STAGE;
+#pragma unroll
+                for (int p = 0; p < BK; p++) {
+                    if (p == BK - 1) {
+                        // The next tile's slice 0 is loaded during this slice's FMAs,
+                        // so its copy must have landed: wait, and one barrier, which
+                        // also frees the stage tile k_tile-1 used for the next copy.
+                        cp_async_wait<K_PIPE_MAX - 2>();
+                        __syncthreads();
+                        load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2],
+                                            a_stages + smem_pipe_next * CFG::A_STAGE,
+                                            b_stages + smem_pipe_next * CFG::B_STAGE, 0, a_off, b_off);
+                    } else {
+                        load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_read, b_read, p + 1,
+                                            a_off, b_off);
+                    }
+                    if (p == 0) {
+                        // The copy of tile k_tile + K_PIPE_MAX - 1, into the stage freed
+                        // at the last barrier.
+                        int k_tile_next = k_tile + K_PIPE_MAX - 1;
+                        if (k_tile_next < k_tile_count)
+                            load_tile<CFG, VEC>(a_stages + smem_pipe_write * CFG::A_STAGE,
+                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, a, b, k,
+                                                k_tile_next * BK);
+                        cp_async_commit();
+                    }
+                    fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
+                }
+            }
+        }
+        cp_async_wait<0>();   // EPILOGUE: only empty groups are left
+    }
+
+    // C: each thread's rows and columns come in float4-wide pieces.
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        int row = tile_row + a_off + (i / 4) * CFG::LANES_M * 4 + i % 4;
+        if (row >= m)
+            continue;
+#pragma unroll
+        for (int j4 = 0; j4 < TN / 4; j4++) {
+            int col = tile_col + b_off + j4 * CFG::LANES_N * 4;
+            float *out = c + (size_t)row * n + col;
+            float v[4] = {alpha * acc[i][4 * j4], alpha * acc[i][4 * j4 + 1], alpha * acc[i][4 * j4 + 2],
+                          alpha * acc[i][4 * j4 + 3]};
+            if (VEC) {
+                if (col >= n)
+                    continue;
+                if (beta != 0.0f) {
+                    float4 old = *reinterpret_cast<const float4 *>(out);
+                    v[0] += beta * old.x; v[1] += beta * old.y; v[2] += beta * old.z; v[3] += beta * old.w;
+                }
+                *reinterpret_cast<float4 *>(out) = make_float4(v[0], v[1], v[2], v[3]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (col + j < n)
+                        out[j] = beta == 0.0f ? v[j] : v[j] + beta * out[j];
+            }
+        }
+    }
+}
+
+template <typename CFG, int K_PIPE_MAX>
+static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
+{
+    unsigned tiles = (unsigned)(((size_t)g->m + CFG::BM - 1) / CFG::BM * (((size_t)g->n + CFG::BN - 1) / CFG::BN));
+    size_t smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * sizeof(float);
+    if (g->n % 4 == 0)
+        sgemm_unrolled<CFG, K_PIPE_MAX, true><<<tiles, CFG::THREADS, smem, stream>>>(
+            g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    else
+        sgemm_unrolled<CFG, K_PIPE_MAX, false><<<tiles, CFG::THREADS, smem, stream>>>(
+            g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    return cudaGetLastError();
+}
+
+template <typename CFG>
+static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
+{
+    switch (g->stages) {
+    case 1: return launch_config<CFG, 1>(g, stream);
+    case 2: return launch_config<CFG, 2>(g, stream);
+    case 3: return launch_config<CFG, 3>(g, stream);
+    case 4: return launch_config<CFG, 4>(g, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+using large = tile_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
+using small = tile_config<64, 64, 32, 32, 4, 8>;     // 128 threads, 32 accumulators each
+
+#ifdef TUNE_CONFIG   // `make tune` builds one binary per configuration
+using tuned = tile_config<TUNE_CONFIG>;
+#endif
+
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+#ifdef TUNE_CONFIG
+    return launch_stages<tuned>(g, stream);
+#else
+    // Enough 128 x 128 tiles to give every SM two of them? Otherwise the small tiles.
+    int sms = 132;
+    size_t large_tiles = ((size_t)g->m + large::BM - 1) / large::BM * (((size_t)g->n + large::BN - 1) / large::BN);
+    if (large_tiles >= (size_t)sms * 2)
+        return launch_stages<large>(g, stream);
+    return launch_stages<small>(g, stream);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    static const step_info step = {
+        "step6_unroll", "the pipeline unrolled to constant indices, warp tiles, tiles fitted to the GPU",
+        launch, MAX_STAGES, 3};
+    return harness_main(argc, argv, &step);
+}

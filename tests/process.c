@@ -1,0 +1,206 @@
+/* process.c - fork/exec a step with its stdout and stderr captured apart, and what the
+ * suites need to know about the machine: is there a GPU, which steps are built. */
+#include "process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+/* Appends arg to the command line, in single quotes when the shell would need them. */
+static void append_quoted(char *cmd, size_t len, const char *arg)
+{
+    size_t used = strlen(cmd);
+    int plain = arg[0] != '\0';
+    for (const char *p = arg; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=+:,-", *p))
+            plain = 0;
+    if (used && used + 1 < len)
+        cmd[used++] = ' ';
+    if (!plain && used + 1 < len)
+        cmd[used++] = '\'';
+    for (const char *p = arg; *p && used + 4 < len; p++) {
+        if (*p == '\'') {
+            memcpy(cmd + used, "'\\''", 4);
+            used += 4;
+        } else {
+            cmd[used++] = *p;
+        }
+    }
+    if (!plain && used + 1 < len)
+        cmd[used++] = '\'';
+    cmd[used < len ? used : len - 1] = '\0';
+}
+
+/* The whole content of f, NUL-terminated; never NULL. */
+static char *slurp(FILE *f, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        abort();
+    rewind(f);
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            char *bigger = realloc(buf, cap);
+            if (!bigger)
+                abort();
+            buf = bigger;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int run_process(const char *const argv[], proc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; argv[i]; i++)
+        append_quoted(r->cmd, sizeof r->cmd, argv[i]);
+
+    FILE *out = tmpfile(), *err = tmpfile();
+    if (!out || !err) {
+        r->status = -1000;
+        r->out = calloc(1, 1);
+        r->err = strdup("tmpfile() failed");
+        if (out)
+            fclose(out);
+        if (err)
+            fclose(err);
+        return r->status;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDIN_FILENO);
+        dup2(fileno(out), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        /* The alarm survives exec: a step that hangs dies of SIGALRM. */
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGALRM, SIG_DFL);
+        alarm(PROCESS_TIMEOUT_S);
+        execv(argv[0], (char *const *)argv);
+        dprintf(STDERR_FILENO, "exec %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0) {
+        r->status = -1000;
+        r->out = calloc(1, 1);
+        r->err = strdup("fork() failed");
+    } else {
+        int ws = 0;
+        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+            ;
+        r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? -WTERMSIG(ws) : -1000;
+        r->out = slurp(out, &r->out_len);
+        r->err = slurp(err, &r->err_len);
+    }
+    fclose(out);
+    fclose(err);
+    return r->status;
+}
+
+void proc_result_free(proc_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+const char *describe_status(int status, char *buf, size_t len)
+{
+    if (status == -SIGALRM)
+        snprintf(buf, len, "timed out after %d s", PROCESS_TIMEOUT_S);
+    else if (status == -1000)
+        snprintf(buf, len, "could not be run");
+    else if (status < 0)
+        snprintf(buf, len, "killed by signal %d (%s)", -status, strsignal(-status));
+    else
+        snprintf(buf, len, "exit %d", status);
+    return buf;
+}
+
+int gpu_available(char *why, size_t len)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        snprintf(why, len, "cudaGetDeviceCount: %s", cudaGetErrorString(err));
+        return 0;
+    }
+    if (count == 0) {
+        snprintf(why, len, "cudaGetDeviceCount: 0 devices");
+        return 0;
+    }
+    snprintf(why, len, "%d CUDA device%s", count, count == 1 ? "" : "s");
+    return 1;
+}
+
+int built_steps(char paths[][STEP_PATH_LEN], int max)
+{
+    int n = 0;
+    for (int i = 0; i <= 9 && n < max; i++) {
+        char path[STEP_PATH_LEN];
+        struct stat st;
+        snprintf(path, sizeof path, "./step%d", i);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+            memcpy(paths[n++], path, sizeof path);
+    }
+    return n;
+}
+
+int step_max_stages(const char *path)
+{
+    const char *argv[] = {path, "--help", NULL};
+    proc_result r;
+    int max = -1;
+    if (run_process(argv, &r) == 0) {
+        max = 0;
+        /* The option's own line: "  --stages S      shared-memory pipeline stages, 1..4 (default 2)" */
+        for (const char *line = r.out; *line;) {
+            const char *end = line_end(line);
+            const char *p = line + strspn(line, " \t");
+            if (strncmp(p, "--stages", 8) == 0) {
+                const char *range = strstr(p, "1..");
+                max = range && range < end ? atoi(range + 3) : -1;   /* no range: say so */
+            }
+            line = *end ? end + 1 : end;
+        }
+    }
+    proc_result_free(&r);
+    return max;
+}
+
+const char *line_end(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl ? nl : s + strlen(s);
+}
+
+int count_lines(const char *s)
+{
+    int n = 0;
+    while (*s) {
+        const char *end = line_end(s);
+        n++;
+        s = *end ? end + 1 : end;
+    }
+    return n;
+}

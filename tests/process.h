@@ -1,0 +1,53 @@
+/* process.h - run a ./stepN as a child process and capture what it says; find the built steps. */
+#ifndef TESTS_PROCESS_H
+#define TESTS_PROCESS_H
+
+#include <stddef.h>
+
+/* A child gets this long before it is killed (SIGALRM), so that a hung step fails its
+ * test instead of hanging the suite. */
+enum { PROCESS_TIMEOUT_S = 300 };
+
+typedef struct {
+    int status;        /* the exit code, or -signal when the child was killed */
+    char *out;         /* everything it wrote on stdout, NUL-terminated (never NULL after a run) */
+    size_t out_len;
+    char *err;         /* everything it wrote on stderr, NUL-terminated */
+    size_t err_len;
+    char cmd[1024];    /* the command line, shell-quoted, for failure messages */
+} proc_result;
+
+/* Runs argv[0] (a path relative to the repository root, e.g. "./step0") with the
+ * NULL-terminated argv, stdin from /dev/null and stdout and stderr captured apart
+ * (through unlinked temporary files, so any amount of output is fine), waits for it
+ * and returns r->status. Returns -1000 when the child could not be started at all. */
+int run_process(const char *const argv[], proc_result *r);
+
+/* Frees what run_process allocated. */
+void proc_result_free(proc_result *r);
+
+/* The child's status in words: "exit 2", "killed by signal 11 (Segmentation fault)",
+ * "timed out after 300 s". */
+const char *describe_status(int status, char *buf, size_t len);
+
+/* 1 when cudaGetDeviceCount reports at least one device; else 0, with the reason
+ * (the API's own message, or "0 devices") in why. */
+int gpu_available(char *why, size_t len);
+
+/* The step binaries that are built: every ./stepN, N in 0..9, that exists and is
+ * executable, in order. Returns how many were written to paths (at most max). */
+enum { MAX_STEPS = 10, STEP_PATH_LEN = 16 };
+int built_steps(char paths[][STEP_PATH_LEN], int max);
+
+/* The step's pipeline stages, read from its --help text ("--stages S ... 1..N"):
+ * N, or 0 when the step has no --stages option, or -1 when --help failed or its
+ * --stages line gives no range. */
+int step_max_stages(const char *path);
+
+/* Where the first line of s ends (a pointer to its '\n' or to the final NUL). */
+const char *line_end(const char *s);
+
+/* The number of lines in s (a final line without '\n' counts). */
+int count_lines(const char *s);
+
+#endif

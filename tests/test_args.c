@@ -1,0 +1,264 @@
+/* test_args.c - parse_args on every option, and every class of bad input (CPU only). */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "bad_inputs.h"
+
+static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0};
+static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2};
+
+/* parse_args on "./stepX" followed by the arguments in args (NULL-terminated). */
+static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,
+                      const char *const *args)
+{
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = strdup("./stepX");
+    for (int i = 0; args[i]; i++) {
+        cr_assert_lt(argc, 15, "too many arguments for the test helper");
+        argv[argc++] = strdup(args[i]);
+    }
+    argv[argc] = NULL;
+    int rc = parse_args(argc, argv, step, cfg, err, err_len);
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+    return rc;
+}
+
+#define PARSE(step, cfg, ...)                                                          \
+    parse_list((step), (cfg), err, sizeof err, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Parses and demands success. */
+#define PARSE_OK(step, cfg, ...)                                                       \
+    do {                                                                               \
+        int rc_ = PARSE(step, cfg, __VA_ARGS__);                                       \
+        cr_assert_eq(rc_, 0, "parse_args(%s) returned %d: %s", #__VA_ARGS__, rc_, err);  \
+        cr_assert_str_empty(err, "a successful parse left an error: %s", err);         \
+    } while (0)
+
+Test(args, defaults_and_one_size_means_square)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "1024");
+    cr_expect_eq(c.m, 1024);
+    cr_expect_eq(c.n, 1024);
+    cr_expect_eq(c.k, 1024);
+    cr_expect_eq(c.reps, DEFAULT_REPS);
+    cr_expect_eq(c.warmup_ms, DEFAULT_WARMUP_MS);
+    cr_expect_eq(c.seed, DEFAULT_SEED);
+    cr_expect_eq(c.alpha, 1.0f);
+    cr_expect_eq(c.beta, 0.0f);
+    cr_expect_eq(c.inputs, INPUTS_RANDOM);
+    cr_expect_eq(c.check, 1);
+    cr_expect_eq(c.csv, 0);
+    cr_expect_eq(c.csv_header, 0);
+    cr_expect_eq(c.stages, 0, "a step without stages gets stages = 0");
+    cr_expect_eq(c.help, 0);
+}
+
+Test(args, three_sizes_are_m_n_k)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "7", "13", "5");
+    cr_expect_eq(c.m, 7);
+    cr_expect_eq(c.n, 13);
+    cr_expect_eq(c.k, 5);
+    PARSE_OK(&PLAIN, &c, "2147483647", "1", "1");
+    cr_expect_eq(c.m, 2147483647, "INT_MAX itself is a valid size");
+}
+
+Test(args, every_option)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "--reps", "5", "--warmup", "50", "--seed", "42", "--alpha", "2.5",
+             "--beta", "0.75", "--inputs", "integers", "--no-check", "--csv", "100", "200", "300");
+    cr_expect_eq(c.m, 100);
+    cr_expect_eq(c.n, 200);
+    cr_expect_eq(c.k, 300);
+    cr_expect_eq(c.reps, 5);
+    cr_expect_eq(c.warmup_ms, 50);
+    cr_expect_eq(c.seed, 42ULL);
+    cr_expect_eq(c.alpha, 2.5f);
+    cr_expect_eq(c.beta, 0.75f);
+    cr_expect_eq(c.inputs, INPUTS_INTEGERS);
+    cr_expect_eq(c.check, 0);
+    cr_expect_eq(c.csv, 1);
+    cr_expect_eq(c.csv_header, 0);
+
+    PARSE_OK(&PLAIN, &c, "64", "--inputs", "random");
+    cr_expect_eq(c.inputs, INPUTS_RANDOM);
+    PARSE_OK(&PLAIN, &c, "64", "--reps=7", "--alpha=-3");
+    cr_expect_eq(c.reps, 7, "--reps=7 is the same as --reps 7");
+    cr_expect_eq(c.alpha, -3.0f);
+}
+
+Test(args, warmup_zero_is_allowed)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--warmup", "0");
+    cr_expect_eq(c.warmup_ms, 0);
+}
+
+Test(args, seed_zero_and_the_largest_seed)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--seed", "0");
+    cr_expect_eq(c.seed, 0ULL);
+    PARSE_OK(&PLAIN, &c, "64", "--seed", "18446744073709551615");
+    cr_expect_eq(c.seed, 18446744073709551615ULL);
+}
+
+Test(args, negative_alpha_and_beta_as_separate_arguments)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--beta", "-1.5", "--alpha", "-2");
+    cr_expect_eq(c.beta, -1.5f, "'--beta' '-1.5' is a value, not an option");
+    cr_expect_eq(c.alpha, -2.0f);
+    cr_expect_eq(c.m, 64);
+    PARSE_OK(&PLAIN, &c, "--beta", "-0.25", "8", "9", "10");
+    cr_expect_eq(c.beta, -0.25f);
+    cr_expect_eq(c.m, 8);
+    cr_expect_eq(c.n, 9);
+    cr_expect_eq(c.k, 10);
+}
+
+Test(args, csv_header_implies_csv)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--csv-header");
+    cr_expect_eq(c.csv, 1);
+    cr_expect_eq(c.csv_header, 1);
+    PARSE_OK(&PLAIN, &c, "64", "--csv");
+    cr_expect_eq(c.csv, 1);
+    cr_expect_eq(c.csv_header, 0);
+}
+
+Test(args, help_needs_no_size)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "--help");
+    cr_expect_eq(c.help, 1);
+    PARSE_OK(&STAGED, &c, "512", "--help");
+    cr_expect_eq(c.help, 1);
+}
+
+Test(args, options_before_between_and_after_sizes)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "--reps", "3", "1", "--seed", "9", "2", "3", "--alpha", "0.5");
+    cr_expect_eq(c.m, 1);
+    cr_expect_eq(c.n, 2);
+    cr_expect_eq(c.k, 3);
+    cr_expect_eq(c.reps, 3);
+    cr_expect_eq(c.seed, 9ULL);
+    cr_expect_eq(c.alpha, 0.5f);
+    PARSE_OK(&PLAIN, &c, "4", "5", "6", "--no-check");
+    cr_expect_eq(c.m, 4);
+    cr_expect_eq(c.n, 5);
+    cr_expect_eq(c.k, 6);
+    cr_expect_eq(c.check, 0);
+}
+
+Test(args, stages_within_range_on_a_staged_step)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&STAGED, &c, "64");
+    cr_expect_eq(c.stages, 2, "without --stages a staged step gets its default");
+    for (int s = 1; s <= 4; s++) {
+        char v[8];
+        snprintf(v, sizeof v, "%d", s);
+        PARSE_OK(&STAGED, &c, "64", "--stages", v);
+        cr_expect_eq(c.stages, s);
+    }
+}
+
+Test(args, repeated_calls_start_afresh)
+{
+    char err[512];
+    run_config c;
+    cr_assert_eq(PARSE(&PLAIN, &c, "1", "2"), EXIT_USAGE);
+    PARSE_OK(&PLAIN, &c, "--alpha", "3", "5");
+    cr_expect_eq(c.m, 5, "a failed parse must not leave getopt's state behind");
+    cr_expect_eq(c.alpha, 3.0f);
+    PARSE_OK(&PLAIN, &c, "6");
+    cr_expect_eq(c.alpha, 1.0f, "options do not carry over from one call to the next");
+}
+
+/* One bad input on one kind of step: EXIT_USAGE and a one-line error naming the value. */
+static void expect_rejected(const step_info *step, const bad_input *b)
+{
+    char err[512], buf[6][32];
+    const char *args[7];
+    int i = 0;
+    for (; b->args[i]; i++)
+        args[i] = bad_input_arg(b->args[i], step->max_stages, buf[i], sizeof buf[i]);
+    args[i] = NULL;
+    char names_buf[64];
+    const char *names = bad_input_arg(b->names, step->max_stages, names_buf, sizeof names_buf);
+
+    run_config c;
+    memset(err, 'x', sizeof err);
+    err[sizeof err - 1] = '\0';
+    int rc = parse_list(step, &c, err, sizeof err, args);
+    cr_expect_eq(rc, EXIT_USAGE, "%s (%s): parse_args returned %d, expected EXIT_USAGE (%d); err: %s",
+                 b->what, step->name, rc, EXIT_USAGE, err);
+    if (rc != EXIT_USAGE)
+        return;
+    cr_expect(strstr(err, names) != NULL, "%s (%s): the error does not name %s: \"%s\"", b->what,
+              step->name, names, err);
+    cr_expect(strchr(err, '\n') == NULL, "%s: the error is more than one line: \"%s\"", b->what, err);
+    cr_expect(strlen(err) > 10, "%s: the error is too short to explain anything: \"%s\"", b->what, err);
+}
+
+Test(args, every_bad_input_is_a_usage_error_naming_the_value)
+{
+    int tried = 0;
+    for (int i = 0; i < N_BAD_INPUTS; i++) {
+        const bad_input *b = &BAD_INPUTS[i];
+        if (b->scope != FOR_STAGED_STEPS) {
+            expect_rejected(&PLAIN, b);
+            tried++;
+        }
+        if (b->scope != FOR_UNSTAGED_STEPS) {
+            expect_rejected(&STAGED, b);
+            tried++;
+        }
+    }
+    cr_assert_gt(tried, 30);
+}
+
+Test(args, stages_rejected_outside_one_to_max_and_without_stages)
+{
+    char err[512];
+    run_config c;
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--stages", "0"), EXIT_USAGE);
+    cr_expect(strstr(err, "'0'"), "%s", err);
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--stages", "5"), EXIT_USAGE, "max_stages is 4");
+    cr_expect(strstr(err, "'5'") && strstr(err, "1..4"), "the error gives the range: %s", err);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--stages", "1"), EXIT_USAGE,
+                 "a step without stages has no --stages option");
+    cr_expect(strstr(err, "--stages"), "%s", err);
+}
+
+Test(args, error_fits_a_small_buffer)
+{
+    char err[16];
+    run_config c;
+    const char *const args[] = {"this-is-a-long-bad-size", NULL};
+    cr_expect_eq(parse_list(&PLAIN, &c, err, sizeof err, args), EXIT_USAGE);
+    cr_expect_eq(strlen(err), sizeof err - 1, "the error is cut to the buffer, NUL-terminated");
+}

@@ -1,0 +1,243 @@
+/* test_report.c - the CSV header and rows the plots read, and the report for people (CPU only). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char *const COLUMNS[] = {
+    "step", "m", "n", "k", "alpha", "beta", "stages", "median_ms", "min_ms", "gflops",
+    "cublas_median_ms", "cublas_gflops", "ratio", "err_over_bound", "verdict", "device",
+    "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc"};
+enum { N_COLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
+
+/* Splits a copy of line at commas; returns the number of fields (all of them, even
+ * beyond max). The fields point into *copy, which the caller frees. */
+static int split_csv(const char *line, char **fields, int max, char **copy)
+{
+    *copy = strdup(line);
+    int n = 0;
+    char *p = *copy;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (n < max)
+            fields[n] = p;
+        n++;
+        if (!comma)
+            break;
+        *comma = '\0';
+        p = comma + 1;
+    }
+    return n;
+}
+
+static run_report filled_report(void)
+{
+    run_report r;
+    memset(&r, 0, sizeof r);
+    r.step = "step3_registers";
+    r.idea = "a tile of C per thread, in registers";
+    r.m = 1024;
+    r.n = 768;
+    r.k = 640;
+    r.alpha = 1.5f;
+    r.beta = -0.5f;
+    r.stages = 3;
+    r.seed = 2024;
+    r.inputs = INPUTS_RANDOM;
+    r.reps = 20;
+    r.median_ms = 1.0;
+    r.min_ms = 0.9;
+    r.cublas_median_ms = 0.5;
+    r.cublas_min_ms = 0.45;
+    r.checked = 1;
+    r.check.pass = 1;
+    r.check.worst_ratio = 0.25;
+    r.device = "NVIDIA H100 80GB HBM3";
+    r.sm_count = 132;
+    r.runtime_version = 13000;
+    r.driver_version = 12080;
+    r.commit = "0123456789";
+    r.date_utc = "2026-11-21T23:59:59Z";
+    return r;
+}
+
+Test(report, csv_header_has_the_21_columns_in_order)
+{
+    char *fields[32], *copy;
+    int n = split_csv(CSV_HEADER, fields, 32, &copy);
+    cr_assert_eq(n, N_COLUMNS, "the header has %d columns, not %d: %s", n, N_COLUMNS, CSV_HEADER);
+    for (int i = 0; i < N_COLUMNS; i++)
+        cr_expect_str_eq(fields[i], COLUMNS[i], "column %d", i);
+    cr_expect_null(strchr(CSV_HEADER, '\n'), "no newline in the header");
+    free(copy);
+}
+
+Test(report, csv_row_values_in_their_columns)
+{
+    run_report r = filled_report();
+    char row[1024];
+    int len = format_csv_row(row, sizeof row, &r);
+    cr_expect_eq(len, (int)strlen(row), "returns what snprintf returns");
+    cr_expect_null(strchr(row, '\n'), "no trailing newline");
+
+    char *f[32], *copy;
+    int n = split_csv(row, f, 32, &copy);
+    cr_assert_eq(n, N_COLUMNS, "%d fields, not %d: %s", n, N_COLUMNS, row);
+    const char *expected[N_COLUMNS] = {
+        "step3_registers", "1024", "768", "640", "1.5", "-0.5", "3", "1.000000", "0.900000",
+        "1006.6",                  /* 2*1024*768*640 flops in 1 ms */
+        "0.500000", "2013.3",      /* the same in 0.5 ms */
+        "0.5000",                  /* cuBLAS median / our median */
+        "0.25", "PASS", "NVIDIA H100 80GB HBM3", "132", "13.0", "12.8", "0123456789",
+        "2026-11-21T23:59:59Z"};
+    for (int i = 0; i < N_COLUMNS; i++)
+        cr_expect_str_eq(f[i], expected[i], "column %d (%s) of: %s", i, COLUMNS[i], row);
+    free(copy);
+}
+
+Test(report, csv_ratio_is_cublas_over_ours)
+{
+    run_report r = filled_report();
+    r.median_ms = 2.0;
+    r.cublas_median_ms = 3.0;
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS);
+    cr_expect_str_eq(f[12], "1.5000", "faster than cuBLAS gives a ratio above 1: %s", row);
+    free(copy);
+}
+
+Test(report, csv_verdicts)
+{
+    run_report r = filled_report();
+    char row[1024], *f[32], *copy;
+
+    r.check.pass = 0;
+    r.check.n_bad = 3;
+    r.check.worst_ratio = INFINITY;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
+    cr_expect_str_eq(f[14], "FAIL", "%s", row);
+    cr_expect_str_eq(f[13], "inf", "%s", row);
+    free(copy);
+
+    r.check.worst_ratio = 12.5;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
+    cr_expect_str_eq(f[14], "FAIL", "%s", row);
+    cr_expect_str_eq(f[13], "12.5", "%s", row);
+    free(copy);
+
+    r.checked = 0;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
+    cr_expect_str_eq(f[14], "UNCHECKED", "%s", row);
+    cr_expect_str_eq(f[13], "nan", "%s", row);
+    free(copy);
+}
+
+Test(report, verdict)
+{
+    run_report r = filled_report();
+    cr_expect_str_eq(verdict(&r), "PASS");
+    r.check.pass = 0;
+    cr_expect_str_eq(verdict(&r), "FAIL");
+    r.checked = 0;
+    cr_expect_str_eq(verdict(&r), "UNCHECKED", "--no-check wins over the check result");
+}
+
+Test(report, csv_versions)
+{
+    run_report r = filled_report();
+    r.runtime_version = 12040;
+    r.driver_version = 13010;
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS);
+    cr_expect_str_eq(f[17], "12.4");
+    cr_expect_str_eq(f[18], "13.1");
+    free(copy);
+}
+
+Test(report, csv_device_name_with_a_comma_is_cleaned)
+{
+    run_report r = filled_report();
+    const char *names[] = {"NVIDIA H100, PCIe", "GPU \"quoted\", with\nnewline", ",,,"};
+    for (int i = 0; i < 3; i++) {
+        r.device = names[i];
+        char row[1024], *f[32], *copy;
+        format_csv_row(row, sizeof row, &r);
+        cr_expect_null(strchr(row, '\n'), "no newline in the row: %s", row);
+        cr_expect_null(strchr(row, '"'), "no quote in the row: %s", row);
+        int n = split_csv(row, f, 32, &copy);
+        cr_expect_eq(n, N_COLUMNS, "device \"%s\": %d fields, not %d: %s", names[i], n, N_COLUMNS, row);
+        if (n == N_COLUMNS) {
+            cr_expect_str_eq(f[16], "132", "the columns after the device stay in place: %s", row);
+            cr_expect_str_eq(f[20], "2026-11-21T23:59:59Z");
+        }
+        free(copy);
+    }
+    r.device = "NVIDIA H100, PCIe";
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &r);
+    split_csv(row, f, 32, &copy);
+    cr_expect(strstr(f[15], "NVIDIA H100") && strstr(f[15], "PCIe"), "the name stays readable: %s",
+              f[15]);
+    free(copy);
+}
+
+/* print_report into a string. */
+static char *report_text(const run_report *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    print_report(f, r);
+    fclose(f);
+    return text;
+}
+
+Test(report, report_for_people_pass)
+{
+    run_report r = filled_report();
+    char *t = report_text(&r);
+    cr_expect(strstr(t, "step3_registers"), "%s", t);
+    cr_expect(strstr(t, "NVIDIA H100 80GB HBM3"), "%s", t);
+    cr_expect(strstr(t, "M=1024 N=768 K=640"), "%s", t);
+    cr_expect(strstr(t, "1006.6 GFLOPS"), "%s", t);
+    cr_expect(strstr(t, "2013.3 GFLOPS"), "%s", t);
+    cr_expect(strstr(t, "3 stages"), "%s", t);
+    cr_expect(strstr(t, "PASS"), "%s", t);
+    cr_expect_null(strstr(t, "FAIL"), "%s", t);
+    free(t);
+}
+
+Test(report, report_for_people_fail_names_the_element)
+{
+    run_report r = filled_report();
+    r.check.pass = 0;
+    r.check.n_bad = 2;
+    r.check.worst_index = 5 * 768 + 7;   /* row 5, column 7 */
+    r.check.worst_ratio = INFINITY;
+    r.check.worst_value = NAN;
+    r.check.worst_ref = 1.25f;
+    char *t = report_text(&r);
+    cr_expect(strstr(t, "FAIL"), "%s", t);
+    cr_expect(strstr(t, "(5,7)"), "the worst element's row and column: %s", t);
+    cr_expect(strstr(t, "2 of 786432"), "%s", t);
+    free(t);
+}
+
+Test(report, report_for_people_unchecked)
+{
+    run_report r = filled_report();
+    r.checked = 0;
+    char *t = report_text(&r);
+    cr_expect(strstr(t, "UNCHECKED"), "%s", t);
+    cr_expect_null(strstr(t, "PASS"), "%s", t);
+    free(t);
+}
