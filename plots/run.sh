@@ -167,17 +167,30 @@ awk -F'\t' -v header="$header" -v names="$names" '
 
 # Count the verdicts; keep the old CSV when nothing passed.
 summary=$(awk -F, -v header="$header" '
-    BEGIN { n = split(header, h, ","); for (c = 1; c <= n; c++) if (h[c] == "verdict") vc = c }
-    NR > 1 { count[$vc]++; rows++ }
+    BEGIN {
+        n = split(header, h, ",")
+        for (c = 1; c <= n; c++) col[h[c]] = c
+    }
+    NR > 1 {
+        rows++
+        v = $(col["verdict"])
+        if (!(v in count)) order[++nv] = v
+        count[v]++
+        if (v != "PASS")
+            failed = failed (failed == "" ? "" : ", ") $(col["step"]) " " $(col["m"]) " (" v ")"
+    }
     END {
         s = rows " rows:"
-        for (v in count) s = s " " count[v] " " v ","
-        sub(/,$/, "", s)
+        for (i = 1; i <= nv; i++) s = s " " count[order[i]] " " order[i] (i < nv ? "," : "")
         print (("PASS" in count) ? "ok " : "none ") s
+        if (failed != "")
+            print "not drawn (no valid result): " failed
     }' "$tmp/results.csv")
-case $summary in
+counts=$(printf '%s\n' "$summary" | sed -n 1p)
+failed=$(printf '%s\n' "$summary" | sed -n '2,$p')
+case $counts in
 none*)
-    echo "run: no run passed (${summary#none }); $out left as it was" >&2
+    echo "run: no run passed (${counts#none }); $out left as it was" >&2
     exit 1 ;;
 esac
 
@@ -186,4 +199,5 @@ mkdir -p "$(dirname "$out")" && cp "$tmp/results.csv" "$out.tmp$$" && mv -f "$ou
     echo "run: could not write $out" >&2
     exit 1
 }
-echo "run: wrote $out, ${summary#ok }"
+echo "run: wrote $out, ${counts#ok }"
+[ -z "$failed" ] || echo "run: $failed"

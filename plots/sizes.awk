@@ -33,7 +33,10 @@ END {
                 if (bottom == 0 || v < bottom) bottom = v
             } else {
                 block = block sizes[j] "\tNaN\n"
-                failed = failed (failed == "" ? "" : ", ") cell[r, "verdict"] " at " sizes[j]
+                # The verdict's first word keeps the key short: "ERROR exit 3" reads ERROR.
+                v = cell[r, "verdict"]
+                sub(/ .*/, "", v)
+                failed = failed (failed == "" ? "" : ", ") v " at " sizes[j]
             }
         }
         if (npass == 0) {

@@ -2,6 +2,7 @@
 # and cuBLAS (the median of its runs at each size), size on a log-2 axis.
 # Rendered by plots/chart.sh (make chart); data from sizes.awk.
 
+height = 640    # room for the key under the chart
 load plotdir."/style.gp"
 
 set title chart_title("SGEMM FP32: GFLOPS against size, each step and cuBLAS")
@@ -14,7 +15,7 @@ set yrange [ymin / 1.6 : ymax * 2.5]
 set format y "%.0f"
 set mytics 10
 set grid xtics ytics ls 100, ls 100
-set key top left
+set key outside below center horizontal maxrows 3 width 1
 if (note ne "") {
     set bmargin 5
     set label 1 note at screen 0.015, screen 0.03 left tc rgb fail_color font ",10"

@@ -9,11 +9,12 @@
 #
 # and the chart's own variables, from its .awk program.
 
-# --- terminal: 900 px wide, the width of a blog column ---------------------------------
+# --- terminal: 900 px wide, the width of a blog column; a chart may set height first --
+if (!exists("height")) height = 560
 if (fmt eq "svg") {
-    set terminal svg size 900,560 dynamic font "sans-serif,13" linewidth 1.2 background rgb "white"
+    set terminal svg size 900,height dynamic font "sans-serif,13" linewidth 1.2 background rgb "white"
 } else {
-    set terminal pngcairo size 900,560 font "Sans,11" linewidth 1.2 background rgb "white"
+    set terminal pngcairo size 900,height font "Sans,11" linewidth 1.2 background rgb "white"
 }
 set output outfile
 set encoding utf8

@@ -21,7 +21,7 @@
 constexpr int BK = 8;                         // depth of one k-tile
 constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
 constexpr int GROUP_M = 8;                    // tile rows per rasterization group
-constexpr int MAX_STAGES = 4;
+constexpr int MAX_STAGES = 3;                 // 4 stages need a 129th register (see README)
 
 // cp.async copies global -> shared without a register in between; 0 source
 // bytes (outside the matrix) zero-fill the destination.
@@ -70,7 +70,6 @@ struct copy_plan {
     const float *a_src;        // A[tile_row + a_row][kk] of the current k-tile
     const float *b_src;        // B[b_row][tile_col + c] of the current k-tile
     size_t a_step, b_step;     // elements between two copies of one thread
-    size_t b_ld;               // n: elements from one row of B to the next
     int kk, b_row;             // column of A / first row of B within the tile
     int a_rows_left, b_cols_left;   // rows of A below a_row, columns of B right of c
     int a_dst, b_dst;          // offsets of the first copy within a stage
@@ -84,7 +83,6 @@ struct copy_plan {
         b_src = b + (size_t)b_row * n + tile_col + c;
         a_step = (size_t)COPY_ROWS_A * k;
         b_step = (size_t)COPY_ROWS_B * n;
-        b_ld = n;
         a_rows_left = m - tile_row - a_row;
         b_cols_left = n - tile_col - c;
         a_dst = kk * (CFG::BM + A_PAD) + a_row;
@@ -95,7 +93,7 @@ struct copy_plan {
 // Issue the copies of one k-tile (k0 = its first k) into one stage.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
-                                          const float *a, const float *b, int k, int k0)
+                                          const float *a, const float *b, int n, int k, int k0)
 {
     using P = copy_plan<CFG>;
     bool k_inside = k0 + plan.kk < k;
@@ -108,7 +106,7 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
 #pragma unroll
     for (int i = 0; i < P::B_COPIES; i++) {
         bool row_inside = k0 + plan.b_row + i * P::COPY_ROWS_B < k;
-        const float *src = plan.b_src + i * plan.b_step + (size_t)k0 * plan.b_ld;
+        const float *src = plan.b_src + i * plan.b_step + (size_t)k0 * n;
         float *dst = &b_stage[plan.b_dst + i * P::COPY_ROWS_B * CFG::BN];
         if (VEC) {
             bool inside = row_inside && plan.b_cols_left > 0;
@@ -150,24 +148,31 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
             acc[i][j] += a_frag[i] * b_frag[j];
 }
 
-template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 65536 / (CFG::THREADS * 128))
-sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+// Rasterization: blocks walk the tiles of C in groups of GROUP_M tile rows,
+// column by column within a group, so that the blocks running at one time share
+// panels of A and B while both are in L2. Returns the tile's first row and column.
+template <typename CFG>
+__device__ __forceinline__ int2 tile_origin(int m, int n)
 {
-    constexpr int BM = CFG::BM, BN = CFG::BN, TM = CFG::TM, TN = CFG::TN;
-    extern __shared__ __align__(16) float smem[];
-    float *a_stages = smem;
-    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
-
-    // Rasterization: GROUP_M tile rows are walked column by column, so that
-    // neighbouring blocks share panels of A and B while both are in L2.
-    int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    int tiles_m = (m + CFG::BM - 1) / CFG::BM, tiles_n = (n + CFG::BN - 1) / CFG::BN;
     int group = blockIdx.x / (GROUP_M * tiles_n);
     int first_m = group * GROUP_M;
     int group_rows = min(tiles_m - first_m, GROUP_M);
     int in_group = blockIdx.x % (GROUP_M * tiles_n);
-    int tile_row = (first_m + in_group % group_rows) * BM;
-    int tile_col = in_group / group_rows * BN;
+    return make_int2((first_m + in_group % group_rows) * CFG::BM, in_group / group_rows * CFG::BN);
+}
+
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 65536 / (CFG::THREADS * 128))
+sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    constexpr int TM = CFG::TM, TN = CFG::TN;
+    extern __shared__ __align__(16) float smem[];
+    float *a_stages = smem;
+    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
+
+    int2 origin = tile_origin<CFG>(m, n);
+    int tile_row = origin.x, tile_col = origin.y;
 
     // Warp tiling: warp w owns a WM x WN tile; lane (lane_m, lane_n) owns rows
     // lane_m*4 + {0..3} of each 4*LANES_M-row band of it, and columns likewise.
@@ -183,7 +188,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            load_tile<CFG, VEC>(a_stages, b_stages, plan, a, b, k, k_tile * BK);
+            load_tile<CFG, VEC>(a_stages, b_stages, plan, a, b, n, k, k_tile * BK);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
@@ -199,7 +204,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
             if (s < k_tile_count)
-                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, a, b, k,
+                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, a, b, n, k,
                                     s * BK);
             cp_async_commit();
         }
@@ -242,7 +247,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
                         int k_tile_next = k_tile + K_PIPE_MAX - 1;
                         if (k_tile_next < k_tile_count)
                             load_tile<CFG, VEC>(a_stages + smem_pipe_write * CFG::A_STAGE,
-                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, a, b, k,
+                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, a, b, n, k,
                                                 k_tile_next * BK);
                         cp_async_commit();
                     }
@@ -304,7 +309,6 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
     case 1: return launch_config<CFG, 1>(g, stream);
     case 2: return launch_config<CFG, 2>(g, stream);
     case 3: return launch_config<CFG, 3>(g, stream);
-    case 4: return launch_config<CFG, 4>(g, stream);
     default: return cudaErrorInvalidValue;
     }
 }
