@@ -27,15 +27,15 @@ plotdir=$(cd "$(dirname "$0")" && pwd)
 gnuplot=${GNUPLOT:-gnuplot}
 
 if [ ! -e "$csv" ]; then
-    echo "$me: $csv does not exist: \`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)" >&2
+    echo "$me: $csv: no such file: \`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)" >&2
     exit 2
 fi
 if [ ! -f "$csv" ] || [ ! -r "$csv" ]; then
-    echo "$me: $csv is not a readable file" >&2
+    echo "$me: $csv: not a readable file" >&2
     exit 2
 fi
 if [ ! -s "$csv" ]; then
-    echo "$me: $csv is empty: expected a header line and one row per run (./stepN M N K --csv)" >&2
+    echo "$me: $csv: empty: expected a header line and one row per run (./stepN M N K --csv)" >&2
     exit 2
 fi
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
@@ -49,6 +49,10 @@ for chart in "$@"; do
     fi
 done
 
+# Validate the CSV, and name the run (device, dates, CUDA, commit) for every title, before
+# anything is written.
+meta=$(awk -v what="$me" -v csv_name="$csv" -f "$plotdir/csv.awk" -f "$plotdir/meta.awk" "$csv") || exit 2
+
 mkdir -p "$outdir" || exit 1
 tmp=$(mktemp -d "$outdir/.chart.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -59,17 +63,7 @@ gp_string() {
     printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
 }
 
-# Validate the CSV, and name the run (device, dates, CUDA, commit) for every title.
-cat > "$tmp/run.awk" <<'EOF'
-END {
-    print "device = " gp_string(distinct_values("device"))
-    print "dates = " gp_string(run_dates())
-    print "cuda = " gp_string(distinct_values("cuda_runtime"))
-    print "commits = " gp_string(distinct_values("commit"))
-}
-EOF
-awk -v what="$me" -v csv_name="$csv" -f "$plotdir/csv.awk" -f "$tmp/run.awk" "$csv" > "$tmp/run.gp" || exit 2
-echo "plotdir = $(gp_string "$plotdir")" >> "$tmp/run.gp"
+printf '%s\nplotdir = %s\n' "$meta" "$(gp_string "$plotdir")" > "$tmp/run.gp"
 
 for chart in "$@"; do
     awk -v what="$me" -v csv_name="$csv" -v out="$tmp" -v size="${PROGRESSION_SIZE:-4096}" \

@@ -65,13 +65,16 @@ ncols == 0 {
         if (!(required[i] in has_col))
             missing = missing " " required[i]
     if (missing != "")
-        csv_fail("lacks the column(s)" missing " (the header is: " header ")")
+        csv_fail("missing column(s)" missing " (header: " header ")")
     next
 }
 
+# The same header again (CSVs of several runs pasted together): not a row.
+$0 == header { next }
+
 {
     if (NF != ncols)
-        csv_fail("line " FNR " has " NF " fields but the header has " ncols)
+        csv_fail("line " FNR ": " NF " fields, but the header has " ncols)
     nrows++
     line_of[nrows] = FNR
     for (name in col)
@@ -92,15 +95,15 @@ END {
     if (csv_error)
         exit csv_error
     if (ncols == 0)
-        csv_fail("is empty: expected a header line and one row per run (./stepN M N K --csv)")
+        csv_fail("empty: expected a header line and one row per run (./stepN M N K --csv)")
     if (nrows == 0)
-        csv_fail("has a header but no rows")
+        csv_fail("no rows under the header")
     npass = 0
     for (r = 1; r <= nrows; r++)
         if (cell[r, "verdict"] == "PASS")
             npass++
     if (npass == 0)
-        csv_fail("has no PASS rows (" nrows " rows, all failed or unchecked): nothing valid to draw")
+        csv_fail("no PASS rows (" nrows " rows, all failed or unchecked): nothing valid to draw")
     ndev = 0
     for (r = 1; r <= nrows; r++)
         if (cell[r, "device"] != "" && !(cell[r, "device"] in seen_dev)) {
@@ -109,7 +112,7 @@ END {
             devs = devs (ndev > 1 ? "; " : "") cell[r, "device"]
         }
     if (ndev > 1)
-        csv_fail("mixes rows from " ndev " devices (" devs "): a chart compares runs on one device")
+        csv_fail("rows from " ndev " devices (" devs "): a chart compares runs on one device")
 }
 
 # --- helpers for the programs that follow ---------------------------------------------

@@ -6,7 +6,7 @@
 # reads series i with `index i`), each a title line then "size<TAB>gflops" lines, sizes
 # ascending. A run that did not PASS is NaN: no point, and a gap in the line. A series
 # whose step failed anywhere says where in its title. A step that passed nowhere gets no
-# series, only a note under the chart. Prints the gnuplot variables sizes.gp reads.
+# series; the key's last entry names it. Prints the gnuplot variables sizes.gp reads.
 
 END {
     nsizes = distinct_sizes(sizes)
@@ -40,7 +40,7 @@ END {
             }
         }
         if (npass == 0) {
-            note = note (note == "" ? "not drawn: " : "; ") steps[i] " (" failed ")"
+            note = note (note == "" ? "" : ", ") steps[i]
             continue
         }
         printf "%s%s\n%s", (nseries ? "\n\n" : ""), steps[i] (failed == "" ? "" : " (" failed ")"), block > file
@@ -66,6 +66,6 @@ END {
     print "xmax = " sizes[nsizes]
     print "ymin = " bottom
     print "ymax = " top
-    print "note = " gp_string(note)
+    print "note = " gp_string(note == "" ? "" : "no run passed: " note)
     print "set xtics (" xtics ")"
 }

@@ -16,11 +16,9 @@ set format y "%.0f"
 set mytics 10
 set grid xtics ytics ls 100, ls 100
 set key outside below center horizontal maxrows 3 width 1
-if (note ne "") {
-    set bmargin 5
-    set label 1 note at screen 0.015, screen 0.03 left tc rgb fail_color font ",10"
-}
 
-# Failed runs are NaN in the data: no point, and the line breaks there.
+# Failed runs are NaN in the data: no point, and the line breaks there. Steps that passed
+# nowhere have no line; the key's last entry names them.
 plot for [i = 1:nsteps] data index (i - 1) using 1:2 with linespoints lt (word(linetypes, i) + 0) title columnheader(1), \
-     data index nsteps using 1:2 with linespoints lc rgb cublas_color lw 2.5 dt 2 pt 6 ps 1.2 title columnheader(1)
+     data index nsteps using 1:2 with linespoints lc rgb cublas_color lw 2.5 dt 2 pt 6 ps 1.2 title columnheader(1), \
+     for [i = 1:(note ne "")] keyentry with points pt 2 ps 1.2 lc rgb fail_color title note

@@ -24,11 +24,11 @@ csv=$1 readme=$2
 plotdir=$(cd "$(dirname "$0")" && pwd)
 
 if [ ! -e "$csv" ]; then
-    echo "$me: $csv does not exist: \`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)" >&2
+    echo "$me: $csv: no such file: \`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)" >&2
     exit 2
 fi
 if [ ! -s "$csv" ]; then
-    echo "$me: $csv is empty: expected a header line and one row per run (./stepN M N K --csv)" >&2
+    echo "$me: $csv: empty: expected a header line and one row per run (./stepN M N K --csv)" >&2
     exit 2
 fi
 if [ ! -f "$readme" ]; then
