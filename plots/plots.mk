@@ -2,7 +2,7 @@
 #
 #   make plots                    on a GPU machine: every step and cuBLAS at every size,
 #                                 plots/results.csv, then the charts (if gnuplot is there)
-#   make plots SIZES="1024 4096" REPS=20
+#   make plots SIZES="1024 4096" REPS=20     (RUN_ARGS="..." adds options to every run)
 #   make results                  the runs and plots/results.csv only
 #   make chart                    the charts from plots/results.csv (no GPU needed)
 #   make chart CSV=x.csv OUT=dir  from another CSV, into another directory
@@ -38,9 +38,11 @@ plots: results
 	@if command -v '$(GNUPLOT)' >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory chart CSV='$(RESULTS)'; \
 	else \
-	  echo "plots: gnuplot is not installed here, so $(RESULTS) is written but not drawn."; \
-	  echo "plots: to render, on any machine with gnuplot (make deps installs it) and that CSV:"; \
-	  echo "plots:     make chart$(if $(filter-out plots/results.csv,$(RESULTS)), CSV=$(RESULTS))     # then: make table"; \
+	  echo "plots: gnuplot is not installed here: $(RESULTS) is written, the charts are not."; \
+	  echo "plots: to draw them, take $(RESULTS) (commit it, or copy it) to a machine with"; \
+	  echo "plots: gnuplot (make deps installs it) and run there, with no GPU needed:"; \
+	  echo "plots:     make chart$(if $(filter-out plots/results.csv,$(RESULTS)), CSV=$(RESULTS))"; \
+	  echo "plots:     make table$(if $(filter-out plots/results.csv,$(RESULTS)), CSV=$(RESULTS))     # the README's results table"; \
 	fi
 
 chart:

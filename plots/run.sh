@@ -4,7 +4,7 @@
 #
 #   SIZES="1024 4096" REPS=10 plots/run.sh plots/results.csv ./step0 ./step1 ./step2
 #
-# Each run is `./stepN S S S --csv-header --reps REPS`, which times cuBLAS in the same
+# Each run is `./stepN S S S --reps REPS --csv-header`, which times cuBLAS in the same
 # process, so every row carries its own cuBLAS figure and the ratio measured in that run.
 # One progress line per run:
 #
@@ -13,7 +13,7 @@
 # The CSV is one header and one row per run, with the device, CUDA version, commit and date
 # in every row. A run that fails its check keeps the row it printed (verdict FAIL); a run
 # that crashes, exits with an error or times out gets a row with its verdict set to what
-# happened ("ERROR exit 3", "CRASH signal 11", "TIMEOUT 600 s") and no numbers, and its
+# happened ("ERROR exit 3", "CRASH signal 11", "TIMEOUT 900 s") and no numbers, and its
 # stderr is shown. Neither is ever drawn as a valid point.
 #
 # The CSV is written to a temporary file and moved into place at the end, so an
@@ -21,7 +21,9 @@
 # the old one is kept and run.sh exits 1.
 #
 # Environment: SIZES (default "256 512 1024 2048 4096 8192"), REPS (default 10),
-# RUN_TIMEOUT seconds per run (default 900; 0 for none).
+# RUN_TIMEOUT seconds per run (default 900; 0 for none), RUN_ARGS more options for every
+# run (e.g. RUN_ARGS="--stages 2" for one point of a stage sweep; CSVs of several runs can
+# be pasted together, the charts skip the repeated headers).
 set -u
 
 if [ $# -lt 2 ]; then
@@ -64,7 +66,8 @@ for size in $sizes; do
         i=$((i + 1))
         name=$(basename "$step")
         printf '[%d/%d] %s %s ... ' "$i" "$total" "$name" "$size"
-        $timeout_cmd "$step" "$size" "$size" "$size" --reps "$reps" --csv-header > "$tmp/out" 2> "$tmp/err"
+        # shellcheck disable=SC2086 # RUN_ARGS is a list of options
+        $timeout_cmd "$step" "$size" "$size" "$size" --reps "$reps" ${RUN_ARGS:-} --csv-header > "$tmp/out" 2> "$tmp/err"
         rc=$?
         # The header is the line that starts with "step,"; the row is the line after it.
         this_header=$(awk '/^step,/ { print; exit }' "$tmp/out")
@@ -194,10 +197,10 @@ none*)
     exit 1 ;;
 esac
 
-mkdir -p "$(dirname "$out")" && cp "$tmp/results.csv" "$out.tmp$$" && mv -f "$out.tmp$$" "$out" || {
+if ! { mkdir -p "$(dirname "$out")" && cp "$tmp/results.csv" "$out.tmp$$" && mv -f "$out.tmp$$" "$out"; }; then
     rm -f "$out.tmp$$"
     echo "run: could not write $out" >&2
     exit 1
-}
+fi
 echo "run: wrote $out, ${counts#ok }"
 [ -z "$failed" ] || echo "run: $failed"
