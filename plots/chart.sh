@@ -6,7 +6,8 @@
 # For each CHART, plots/CHART.awk turns the CSV (validated first by plots/csv.awk) into
 # OUTDIR/CHART.dat and the chart's gnuplot variables; plots/CHART.gp draws it, loading the
 # shared plots/style.gp; it is rendered twice, OUTDIR/CHART.png (pngcairo) and
-# OUTDIR/CHART.svg. A new chart is one .awk and one .gp file, and its name on this line.
+# OUTDIR/CHART.svg. A new chart is one .awk and one .gp file (plus its name in PLOT_CHARTS
+# in plots/plots.mk, or its own make target when it reads another CSV).
 #
 # Everything is rendered into a temporary directory and moved into OUTDIR only once every
 # picture has rendered and looks like a PNG or an SVG: bad input gets one clear error and

@@ -6,7 +6,7 @@ height = 640    # room for the key under the chart
 load plotdir."/style.gp"
 
 set title chart_title("SGEMM FP32: GFLOPS against size, each step and cuBLAS")
-set xlabel "M = N = K (log scale)"
+set xlabel "M = N = K (matrix size, log scale)"
 set ylabel "GFLOPS (FP32, log scale, higher is better)"
 set logscale x 2
 set logscale y 10
@@ -15,7 +15,7 @@ set yrange [ymin / 1.6 : ymax * 2.5]
 set format y "%.0f"
 set mytics 10
 set grid xtics ytics ls 100, ls 100
-set key outside below center horizontal maxrows 3 width 1
+set key outside below center horizontal width 1
 
 # Failed runs are NaN in the data: no point, and the line breaks there. Steps that passed
 # nowhere have no line; the key's last entry names them.

@@ -35,11 +35,11 @@ set linetype 7 lc rgb "#7A5C2E" lw 2 pt 5 ps 1.0
 set linetype 8 lc rgb "#6A3D9A" lw 2 pt 9 ps 1.2
 set linetype 9 lc rgb "#999999" lw 2 pt 11 ps 1.2
 set linetype cycle 9
-# The step with number n draws in linetype step_lt(n); cuBLAS, the yardstick, in black.
-step_lt(n) = (n % 9) + 1
+# Step n draws in linetype n % 9 + 1 (the .awk programs pick it); cuBLAS, the yardstick,
+# in black.
 cublas_color = "#000000"
 fail_color = "#C00000"
-# A ratio to cuBLAS with two significant digits where it is small: 0.0061 reads 0.006.
+# A ratio to cuBLAS: two decimals, or two significant digits below 0.1 (0.0061, not 0.01).
 ratio_text(r) = r < 0.1 ? sprintf("%.2g×", r) : sprintf("%.2f×", r)
 
 # --- frame, grid, key -----------------------------------------------------------------
