@@ -168,6 +168,16 @@ int built_steps(char paths[][STEP_PATH_LEN], int max)
 
 int step_max_stages(const char *path)
 {
+    /* Each suite's parameter function asks, in the same runner process: ask each step once. */
+    static struct {
+        char path[STEP_PATH_LEN];
+        int max;
+    } known[MAX_STEPS];
+    static int n_known;
+    for (int i = 0; i < n_known; i++)
+        if (strcmp(known[i].path, path) == 0)
+            return known[i].max;
+
     const char *argv[] = {path, "--help", NULL};
     proc_result r;
     int max = -1;
@@ -185,6 +195,10 @@ int step_max_stages(const char *path)
         }
     }
     proc_result_free(&r);
+    if (n_known < MAX_STEPS && strlen(path) < STEP_PATH_LEN) {
+        snprintf(known[n_known].path, STEP_PATH_LEN, "%s", path);
+        known[n_known++].max = max;
+    }
     return max;
 }
 
