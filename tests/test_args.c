@@ -15,11 +15,11 @@ static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stag
 static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,
                       const char *const *args)
 {
-    char *argv[16];
+    char *argv[32];
     int argc = 0;
     argv[argc++] = strdup("./stepX");
     for (int i = 0; args[i]; i++) {
-        cr_assert_lt(argc, 15, "too many arguments for the test helper");
+        cr_assert_lt(argc, 31, "too many arguments for the test helper");
         argv[argc++] = strdup(args[i]);
     }
     argv[argc] = NULL;
