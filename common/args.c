@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -25,6 +26,8 @@ static int parse_positive_int(const char *s, const char *what, int *out, char *e
 {
     if (*s == '\0')
         return fail(err, err_len, "%s is empty: expected a positive integer", what);
+    if (isspace((unsigned char)*s))
+        return fail(err, err_len, "%s '%s' starts with white space", what, s);
     errno = 0;
     char *end = NULL;
     long long v = strtoll(s, &end, 10);
@@ -42,10 +45,12 @@ static int parse_positive_int(const char *s, const char *what, int *out, char *e
 
 static int parse_nonnegative_int(const char *s, const char *what, int *out, char *err, size_t err_len)
 {
-    if (strcmp(s, "0") == 0) {
+    if (*s != '\0' && strspn(s, "0") == strlen(s)) {
         *out = 0;
         return 0;
     }
+    if (*s == '-')
+        return fail(err, err_len, "%s '%s' must be 0 or more", what, s);
     return parse_positive_int(s, what, out, err, err_len);
 }
 
@@ -53,7 +58,7 @@ static int parse_seed(const char *s, unsigned long long *out, char *err, size_t 
 {
     if (*s == '\0')
         return fail(err, err_len, "--seed is empty: expected a non-negative integer");
-    if (*s == '-' || *s == '+')
+    if (!isdigit((unsigned char)*s))
         return fail(err, err_len, "--seed '%s' must be a non-negative integer", s);
     errno = 0;
     char *end = NULL;
@@ -73,6 +78,8 @@ static int parse_float(const char *s, const char *what, float *out, char *err, s
 {
     if (*s == '\0')
         return fail(err, err_len, "%s is empty: expected a number", what);
+    if (isspace((unsigned char)*s))
+        return fail(err, err_len, "%s '%s' starts with white space", what, s);
     errno = 0;
     char *end = NULL;
     float v = strtof(s, &end);
@@ -159,7 +166,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     const char *size_names[3] = {"M", "N", "K"};
     int rc;
     for (;;) {
-        int prev = optind;
+        int prev = optind ? optind : 1;   /* the argument getopt is about to read */
         int c = getopt_long(argc, argv, "-:", options, NULL);
         if (c == -1)
             break;

@@ -19,7 +19,7 @@ check_result check_against_reference(const float *c, const float *ref, const flo
     check_result r = {1, 0, 0.0, 0, 0.0f, 0.0f};
     for (size_t i = 0; i < count; i++) {
         double ratio;
-        if (!isfinite(c[i])) {
+        if (!isfinite(c[i]) || !isfinite(ref[i])) {
             ratio = INFINITY;
         } else {
             double diff = fabs((double)c[i] - (double)ref[i]);

@@ -17,7 +17,7 @@ void fill_inputs(float *x, size_t count, unsigned long long seed, input_kind kin
     for (size_t i = 0; i < count; i++) {
         uint64_t r = splitmix64(&state);
         if (kind == INPUTS_INTEGERS)
-            x[i] = (float)((int)(r >> 61) % 5 - 2);            /* 0..7 % 5 - 2: {-2..2} */
+            x[i] = (float)((int)((r >> 32) % 5) - 2);          /* {-2..2}, each 1/5 */
         else
             x[i] = (float)((int64_t)(r >> 40) - (1 << 23)) / (float)(1 << 23);  /* 24 bits: exact */
     }

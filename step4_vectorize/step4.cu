@@ -20,7 +20,8 @@ constexpr int THREADS = THREADS_M * THREADS_N;
 // stores of one warp (16 rows x 2 k-columns) in 32 different banks.
 constexpr int A_PAD = 4;
 static_assert(TM == 8 && TN == 8, "a thread's tile is two 4-wide halves in each direction");
-static_assert(BM * BK == 4 * THREADS && BK * BN == 4 * THREADS, "one float4 of each tile per thread");
+static_assert((BM * BK) % (4 * THREADS) == 0 && (BK * BN) % (4 * THREADS) == 0,
+              "every thread copies the same number of float4 of each tile");
 static_assert(BK % 4 == 0 && BN % 4 == 0 && (BM + A_PAD) % 4 == 0, "float4 rows stay 16-byte aligned");
 
 // Four consecutive elements of a row-major matrix (rows x cols, leading dimension
@@ -85,20 +86,26 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
     int tx = threadIdx.x % THREADS_N;
     int ty = threadIdx.x / THREADS_N;
 
-    // The copy: thread t fetches 4 consecutive k of one row of A, and 4
-    // consecutive columns of one row of B.
-    int a_row = threadIdx.x / (BK / 4), a_col = threadIdx.x % (BK / 4) * 4;
-    int b_row = threadIdx.x / (BN / 4), b_col = threadIdx.x % (BN / 4) * 4;
-
     float acc[TM][TN] = {};
     for (int k0 = 0; k0 < k; k0 += BK) {
-        float4 av = load4<VEC>(a, tile_row + a_row, k0 + a_col, m, k);
-        float4 bv = load4<VEC>(b, k0 + b_row, tile_col + b_col, k, n);
-        a_tile[a_col + 0][a_row] = av.x;
-        a_tile[a_col + 1][a_row] = av.y;
-        a_tile[a_col + 2][a_row] = av.z;
-        a_tile[a_col + 3][a_row] = av.w;
-        *reinterpret_cast<float4 *>(&b_tile[b_row][b_col]) = bv;
+        // The copy: each float4 is 4 consecutive k of one row of A (stored as a
+        // column of a_tile), or 4 consecutive columns of one row of B.
+#pragma unroll
+        for (int i = 0; i < BM * BK / 4 / THREADS; i++) {
+            int e = threadIdx.x + i * THREADS;
+            int r = e / (BK / 4), col = e % (BK / 4) * 4;
+            float4 v = load4<VEC>(a, tile_row + r, k0 + col, m, k);
+            a_tile[col + 0][r] = v.x;
+            a_tile[col + 1][r] = v.y;
+            a_tile[col + 2][r] = v.z;
+            a_tile[col + 3][r] = v.w;
+        }
+#pragma unroll
+        for (int i = 0; i < BK * BN / 4 / THREADS; i++) {
+            int e = threadIdx.x + i * THREADS;
+            int r = e / (BN / 4), col = e % (BN / 4) * 4;
+            *reinterpret_cast<float4 *>(&b_tile[r][col]) = load4<VEC>(b, k0 + r, tile_col + col, k, n);
+        }
         __syncthreads();
 
         // A thread's rows are ty*4 + {0..3} and 64 + ty*4 + {0..3}; its columns

@@ -25,15 +25,16 @@ constexpr int TM = 8, TN = 8;
 constexpr int THREADS_N = BN / TN;            // 16
 constexpr int THREADS_M = BM / TM;            // 16
 constexpr int THREADS = THREADS_M * THREADS_N;
-constexpr int A_PAD = 4;                      // a_stage row: 132 floats = 4 banks (mod 32) further on
+constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
 constexpr int A_STAGE = BK * (BM + A_PAD);    // floats of one stage of A (transposed)
 constexpr int B_STAGE = BK * BN;              // floats of one stage of B
 constexpr int MAX_STAGES = 4;
 static_assert(TM == 8 && TN == 8, "a thread's tile is two 4-wide halves in each direction");
-static_assert(BM * BK == 4 * THREADS, "A: four 4-byte copies per thread per tile");
-static_assert(BK * BN == 4 * THREADS, "B: one 16-byte copy (or four 4-byte ones) per thread per tile");
-static_assert(THREADS % (BK * 4) == 0 && 32 % BK == 0, "a warp copies whole 32-byte sectors of A rows");
+static_assert((BM * BK) % THREADS == 0 && (BK * BN) % (4 * THREADS) == 0,
+              "every thread issues the same number of copies of each tile");
+static_assert(32 % BK == 0, "a warp copies whole 32-byte sectors of A rows");
 static_assert(A_STAGE % 4 == 0 && B_STAGE % 4 == 0, "stages stay 16-byte aligned");
+static_assert((BM + A_PAD) % 32 == 4, "transposed copies of A land in 32 different banks");
 
 // cp.async copies global -> shared without a register in between. src_bytes is
 // 0 outside the matrix: nothing is read and the destination is zero-filled.
@@ -72,19 +73,21 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         const float *src = inside ? a + (size_t)(tile_row + r) * k + k0 + kk : a;
         cp_async_4(&a_stage[kk * (BM + A_PAD) + r], src, inside);
     }
-    if (VEC) {
-        int r = threadIdx.x / (BN / 4), c = threadIdx.x % (BN / 4) * 4;
-        bool inside = k0 + r < k && tile_col + c < n;
-        const float *src = inside ? b + (size_t)(k0 + r) * n + tile_col + c : b;
-        cp_async_16(&b_stage[r * BN + c], src, inside);
-    } else {
 #pragma unroll
-        for (int i = 0; i < BK * BN / THREADS; i++) {
-            int e = threadIdx.x + i * THREADS;
-            int r = e / BN, c = e % BN;
+    for (int i = 0; i < BK * BN / 4 / THREADS; i++) {
+        int e = threadIdx.x + i * THREADS;
+        int r = e / (BN / 4), c = e % (BN / 4) * 4;
+        if (VEC) {
             bool inside = k0 + r < k && tile_col + c < n;
             const float *src = inside ? b + (size_t)(k0 + r) * n + tile_col + c : b;
-            cp_async_4(&b_stage[r * BN + c], src, inside);
+            cp_async_16(&b_stage[r * BN + c], src, inside);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                bool inside = k0 + r < k && tile_col + c + j < n;
+                const float *src = inside ? b + (size_t)(k0 + r) * n + tile_col + c + j : b;
+                cp_async_4(&b_stage[r * BN + c + j], src, inside);
+            }
         }
     }
 }

@@ -325,10 +325,15 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 #ifdef TUNE_CONFIG
     return launch_stages<tuned>(g, stream);
 #else
-    // Enough 128 x 128 tiles to give every SM two of them? Otherwise the small tiles.
-    int sms = 132;
+    // Enough 128 x 128 tiles to give every SM one? Otherwise the small tiles.
+    int device, sms;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess)
+        return err;
     size_t large_tiles = ((size_t)g->m + large::BM - 1) / large::BM * (((size_t)g->n + large::BN - 1) / large::BN);
-    if (large_tiles >= (size_t)sms * 2)
+    if (large_tiles >= (size_t)sms)
         return launch_stages<large>(g, stream);
     return launch_stages<small>(g, stream);
 #endif
