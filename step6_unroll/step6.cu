@@ -18,7 +18,11 @@
  */
 #include "../common/harness.h"
 
+#ifdef TUNE_BK
+constexpr int BK = TUNE_BK;
+#else
 constexpr int BK = 8;                         // depth of one k-tile
+#endif
 constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
 constexpr int GROUP_M = 8;                    // tile rows per rasterization group
 constexpr int MAX_STAGES = 3;                 // 4 stages need a 129th register (see README)
@@ -54,38 +58,40 @@ struct tile_config {
     static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of float4-wide pieces");
     static_assert((BM + A_PAD) % 32 == 4, "transposed copies of A land in 32 different banks");
-    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % (4 * THREADS) == 0,
+    static_assert(BK % 4 == 0 && THREADS % (BK / 4) == 0 && THREADS % (BN / 4) == 0,
                   "every thread copies the same share of each tile");
-    static_assert(32 % BK == 0, "a warp copies whole 32-byte sectors of A");
 };
 
-// Where this thread's copies come from, worked out once: step 5 recomputed
-// (tile_row + r) * k + k0 + kk for every copy of every tile. A thread's copies of A
-// share one column kk and lie COPY_ROWS_A rows apart; its copies of B share one
-// column c and lie COPY_ROWS_B rows apart. Moving to the next k-tile is one add.
+// Where this thread's copies come from, worked out once. Step 5 recomputed
+// (tile_row + r) * k + k0 + kk, a predicate and a pointer select for every copy
+// of every tile: about a sixth of the main loop's instructions. Here a thread
+// copies 4 consecutive k of one row of A (the same 16 bytes of global memory, so
+// the four copies differ only by immediate offsets) and one 16-byte piece of a
+// row of B; the next k-tile is one pointer add away.
 template <typename CFG>
 struct copy_plan {
-    static constexpr int A_COPIES = CFG::BM * BK / CFG::THREADS, COPY_ROWS_A = CFG::THREADS / BK;
-    static constexpr int B_COPIES = BK * CFG::BN / 4 / CFG::THREADS, COPY_ROWS_B = CFG::THREADS / (CFG::BN / 4);
-    const float *a_src;        // A[tile_row + a_row][kk] of the current k-tile
-    const float *b_src;        // B[b_row][tile_col + c] of the current k-tile
-    size_t a_step, b_step;     // elements between two copies of one thread
-    int kk, b_row;             // column of A / first row of B within the tile
-    int a_rows_left, b_cols_left;   // rows of A below a_row, columns of B right of c
+    static constexpr int A_ROWS_PER_PASS = CFG::THREADS / (BK / 4);       // rows one pass of the block covers
+    static constexpr int A_PASSES = CFG::BM / A_ROWS_PER_PASS;
+    static constexpr int B_ROWS_PER_PASS = CFG::THREADS / (CFG::BN / 4);
+    static constexpr int B_PASSES = BK / B_ROWS_PER_PASS;
+    static_assert(CFG::BM % A_ROWS_PER_PASS == 0 && BK % B_ROWS_PER_PASS == 0, "whole passes");
+    const float *a_src;        // A[tile_row + a_row][kq]: add k0 for a k-tile
+    const float *b_src;        // B[b_row][tile_col + c]: add k0 * n for a k-tile
+    int a_row, kq, b_row;      // this thread's first row of A, its 4 k, its first row of B
+    int a_rows, b_cols;        // rows of A from a_row on, columns of B from c on (may be <= 0)
     int a_dst, b_dst;          // offsets of the first copy within a stage
 
     __device__ copy_plan(const float *a, const float *b, int m, int n, int k, int tile_row, int tile_col)
     {
-        int a_row = threadIdx.x / BK, c = threadIdx.x % (CFG::BN / 4) * 4;
-        kk = threadIdx.x % BK;
+        a_row = threadIdx.x / (BK / 4);
+        kq = threadIdx.x % (BK / 4) * 4;
         b_row = threadIdx.x / (CFG::BN / 4);
-        a_src = a + (size_t)(tile_row + a_row) * k + kk;
+        int c = threadIdx.x % (CFG::BN / 4) * 4;
+        a_src = a + (size_t)(tile_row + a_row) * k + kq;
         b_src = b + (size_t)b_row * n + tile_col + c;
-        a_step = (size_t)COPY_ROWS_A * k;
-        b_step = (size_t)COPY_ROWS_B * n;
-        a_rows_left = m - tile_row - a_row;
-        b_cols_left = n - tile_col - c;
-        a_dst = kk * (CFG::BM + A_PAD) + a_row;
+        a_rows = m - tile_row - a_row;
+        b_cols = n - tile_col - c;
+        a_dst = kq * (CFG::BM + A_PAD) + a_row;
         b_dst = b_row * CFG::BN + c;
     }
 };
@@ -93,30 +99,32 @@ struct copy_plan {
 // Issue the copies of one k-tile (k0 = its first k) into one stage.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
-                                          const float *a, const float *b, int n, int k, int k0)
+                                          int n, int k, int k0)
 {
     using P = copy_plan<CFG>;
-    bool k_inside = k0 + plan.kk < k;
+    // Outside the matrix a copy reads 0 bytes and zero-fills: its address is
+    // never dereferenced, so it needs no clamping.
+    int k_inside = min(k - k0 - plan.kq, 4);   // how many of this thread's 4 k lie inside K
 #pragma unroll
-    for (int i = 0; i < P::A_COPIES; i++) {
-        bool inside = k_inside && i * P::COPY_ROWS_A < plan.a_rows_left;
-        cp_async_4(&a_stage[plan.a_dst + i * P::COPY_ROWS_A], inside ? plan.a_src + i * plan.a_step + k0 : a,
-                   inside);
+    for (int i = 0; i < P::A_PASSES; i++) {
+        const float *src = plan.a_src + (size_t)i * P::A_ROWS_PER_PASS * k + k0;
+        int k_copy = i * P::A_ROWS_PER_PASS < plan.a_rows ? k_inside : 0;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            cp_async_4(&a_stage[plan.a_dst + j * (CFG::BM + A_PAD) + i * P::A_ROWS_PER_PASS], src + j,
+                       j < k_copy);
     }
 #pragma unroll
-    for (int i = 0; i < P::B_COPIES; i++) {
-        bool row_inside = k0 + plan.b_row + i * P::COPY_ROWS_B < k;
-        const float *src = plan.b_src + i * plan.b_step + (size_t)k0 * n;
-        float *dst = &b_stage[plan.b_dst + i * P::COPY_ROWS_B * CFG::BN];
+    for (int i = 0; i < P::B_PASSES; i++) {
+        int r = k0 + plan.b_row + i * P::B_ROWS_PER_PASS;
+        const float *src = plan.b_src + (size_t)(k0 + i * P::B_ROWS_PER_PASS) * n;
+        float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            bool inside = row_inside && plan.b_cols_left > 0;
-            cp_async_16(dst, inside ? src : b, inside);
+            cp_async_16(dst, src, r < k && plan.b_cols > 0);
         } else {
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                bool inside = row_inside && j < plan.b_cols_left;
-                cp_async_4(dst + j, inside ? src + j : b, inside);
-            }
+            for (int j = 0; j < 4; j++)
+                cp_async_4(dst + j, src + j, r < k && j < plan.b_cols);
         }
     }
 }
@@ -188,7 +196,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            load_tile<CFG, VEC>(a_stages, b_stages, plan, a, b, n, k, k_tile * BK);
+            load_tile<CFG, VEC>(a_stages, b_stages, plan, n, k, k_tile * BK);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
@@ -204,7 +212,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
             if (s < k_tile_count)
-                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, a, b, n, k,
+                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, n, k,
                                     s * BK);
             cp_async_commit();
         }
@@ -247,7 +255,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
                         int k_tile_next = k_tile + K_PIPE_MAX - 1;
                         if (k_tile_next < k_tile_count)
                             load_tile<CFG, VEC>(a_stages + smem_pipe_write * CFG::A_STAGE,
-                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, a, b, n, k,
+                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, n, k,
                                                 k_tile_next * BK);
                         cp_async_commit();
                     }
@@ -292,13 +300,13 @@ template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 {
     unsigned tiles = (unsigned)(((size_t)g->m + CFG::BM - 1) / CFG::BM * (((size_t)g->n + CFG::BN - 1) / CFG::BN));
-    size_t smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * sizeof(float);
-    if (g->n % 4 == 0)
-        sgemm_unrolled<CFG, K_PIPE_MAX, true><<<tiles, CFG::THREADS, smem, stream>>>(
-            g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
-    else
-        sgemm_unrolled<CFG, K_PIPE_MAX, false><<<tiles, CFG::THREADS, smem, stream>>>(
-            g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
+    // Past 48 KiB of shared memory a kernel must ask for it.
+    auto kernel = g->n % 4 == 0 ? sgemm_unrolled<CFG, K_PIPE_MAX, true> : sgemm_unrolled<CFG, K_PIPE_MAX, false>;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess)
+        return err;
+    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
     return cudaGetLastError();
 }
 
@@ -316,13 +324,13 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
 using large = tile_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
 using small = tile_config<64, 64, 32, 32, 4, 8>;     // 128 threads, 32 accumulators each
 
-#ifdef TUNE_CONFIG   // `make tune` builds one binary per configuration
-using tuned = tile_config<TUNE_CONFIG>;
+#ifdef TUNE_BM   // `make tune` builds one binary per configuration
+using tuned = tile_config<TUNE_BM, TUNE_BN, TUNE_WM, TUNE_WN, TUNE_TM, TUNE_TN>;
 #endif
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
-#ifdef TUNE_CONFIG
+#ifdef TUNE_BM
     return launch_stages<tuned>(g, stream);
 #else
     // Enough 128 x 128 tiles to give every SM one? Otherwise the small tiles.
