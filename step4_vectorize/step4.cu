@@ -89,22 +89,33 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
     float acc[TM][TN] = {};
     for (int k0 = 0; k0 < k; k0 += BK) {
         // The copy: each float4 is 4 consecutive k of one row of A (stored as a
-        // column of a_tile), or 4 consecutive columns of one row of B.
+        // column of a_tile), or 4 consecutive columns of one row of B. All loads
+        // are issued before the first store, so their latencies overlap.
+        constexpr int A_LOADS = BM * BK / 4 / THREADS, B_LOADS = BK * BN / 4 / THREADS;
+        float4 a_regs[A_LOADS], b_regs[B_LOADS];
 #pragma unroll
-        for (int i = 0; i < BM * BK / 4 / THREADS; i++) {
+        for (int i = 0; i < A_LOADS; i++) {
             int e = threadIdx.x + i * THREADS;
-            int r = e / (BK / 4), col = e % (BK / 4) * 4;
-            float4 v = load4<VEC>(a, tile_row + r, k0 + col, m, k);
-            a_tile[col + 0][r] = v.x;
-            a_tile[col + 1][r] = v.y;
-            a_tile[col + 2][r] = v.z;
-            a_tile[col + 3][r] = v.w;
+            a_regs[i] = load4<VEC>(a, tile_row + e / (BK / 4), k0 + e % (BK / 4) * 4, m, k);
         }
 #pragma unroll
-        for (int i = 0; i < BK * BN / 4 / THREADS; i++) {
+        for (int i = 0; i < B_LOADS; i++) {
             int e = threadIdx.x + i * THREADS;
-            int r = e / (BN / 4), col = e % (BN / 4) * 4;
-            *reinterpret_cast<float4 *>(&b_tile[r][col]) = load4<VEC>(b, k0 + r, tile_col + col, k, n);
+            b_regs[i] = load4<VEC>(b, k0 + e / (BN / 4), tile_col + e % (BN / 4) * 4, k, n);
+        }
+#pragma unroll
+        for (int i = 0; i < A_LOADS; i++) {
+            int e = threadIdx.x + i * THREADS;
+            int r = e / (BK / 4), col = e % (BK / 4) * 4;
+            a_tile[col + 0][r] = a_regs[i].x;
+            a_tile[col + 1][r] = a_regs[i].y;
+            a_tile[col + 2][r] = a_regs[i].z;
+            a_tile[col + 3][r] = a_regs[i].w;
+        }
+#pragma unroll
+        for (int i = 0; i < B_LOADS; i++) {
+            int e = threadIdx.x + i * THREADS;
+            *reinterpret_cast<float4 *>(&b_tile[e / (BN / 4)][e % (BN / 4) * 4]) = b_regs[i];
         }
         __syncthreads();
 

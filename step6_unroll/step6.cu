@@ -63,32 +63,36 @@ struct tile_config {
 };
 
 // Where this thread's copies come from, worked out once. Step 5 recomputed
-// (tile_row + r) * k + k0 + kk, a predicate and a pointer select for every copy
-// of every tile: about a sixth of the main loop's instructions. Here a thread
-// copies 4 consecutive k of one row of A (the same 16 bytes of global memory, so
-// the four copies differ only by immediate offsets) and one 16-byte piece of a
-// row of B; the next k-tile is one pointer add away.
+// (tile_row + r) * k + k0 + kk, and a pointer select, for every copy of every
+// tile. Here the row pointers, row checks and shared-memory offsets are fixed
+// for the whole loop; a k-tile only adds k0. A warp still copies 8 consecutive
+// k (one 32-byte sector) of each of 4 rows: a mapping where each thread took 4
+// consecutive k of one row needed fewer instructions but touched 16 sectors per
+// warp-wide copy, and ran 6% slower at 4096 (see README).
 template <typename CFG>
 struct copy_plan {
-    static constexpr int A_ROWS_PER_PASS = CFG::THREADS / (BK / 4);       // rows one pass of the block covers
-    static constexpr int A_PASSES = CFG::BM / A_ROWS_PER_PASS;
-    static constexpr int B_ROWS_PER_PASS = CFG::THREADS / (CFG::BN / 4);
+    static constexpr int A_ROWS_PER_PASS = CFG::THREADS / 8;              // a pass: 8 k of these rows
+    static constexpr int A_ROW_PASSES = CFG::BM / A_ROWS_PER_PASS;
+    static constexpr int A_K_PASSES = BK / 8;
+    static constexpr int B_ROWS_PER_PASS = CFG::THREADS / (CFG::BN / 4);  // a pass: 16-byte pieces of these rows
     static constexpr int B_PASSES = BK / B_ROWS_PER_PASS;
-    static_assert(CFG::BM % A_ROWS_PER_PASS == 0 && BK % B_ROWS_PER_PASS == 0, "whole passes");
+    static_assert(BK % 8 == 0 && CFG::BM % A_ROWS_PER_PASS == 0 && BK % B_ROWS_PER_PASS == 0,
+                  "every thread copies the same share of each tile");
     const float *a_src;        // A[tile_row + a_row][kq]: add k0 for a k-tile
     const float *b_src;        // B[b_row][tile_col + c]: add k0 * n for a k-tile
-    int a_row, kq, b_row;      // this thread's first row of A, its 4 k, its first row of B
-    int a_rows, b_cols;        // rows of A from a_row on, columns of B from c on (may be <= 0)
-    int a_dst, b_dst;          // offsets of the first copy within a stage
+    size_t a_pass;             // elements from one row pass of A to the next
+    int kq, b_row;             // this thread's k within a pass of A, its first row of B
+    int a_rows, b_cols;        // rows of A from this thread's first on, columns of B from c on
+    int a_dst, b_dst;          // offsets of the first copies within a stage
 
     __device__ copy_plan(const float *a, const float *b, int m, int n, int k, int tile_row, int tile_col)
     {
-        a_row = threadIdx.x / (BK / 4);
-        kq = threadIdx.x % (BK / 4) * 4;
+        int a_row = threadIdx.x / 8, c = threadIdx.x % (CFG::BN / 4) * 4;
+        kq = threadIdx.x % 8;
         b_row = threadIdx.x / (CFG::BN / 4);
-        int c = threadIdx.x % (CFG::BN / 4) * 4;
         a_src = a + (size_t)(tile_row + a_row) * k + kq;
         b_src = b + (size_t)b_row * n + tile_col + c;
+        a_pass = (size_t)A_ROWS_PER_PASS * k;
         a_rows = m - tile_row - a_row;
         b_cols = n - tile_col - c;
         a_dst = kq * (CFG::BM + A_PAD) + a_row;
@@ -96,23 +100,22 @@ struct copy_plan {
     }
 };
 
-// Issue the copies of one k-tile (k0 = its first k) into one stage.
+// Issue the copies of one k-tile (k0 = its first k) into one stage. Outside the
+// matrix a copy reads 0 bytes and zero-fills: its address is never dereferenced
+// (compute-sanitizer agrees), so it needs no clamping.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
                                           int n, int k, int k0)
 {
     using P = copy_plan<CFG>;
-    // Outside the matrix a copy reads 0 bytes and zero-fills: its address is
-    // never dereferenced, so it needs no clamping.
-    int k_inside = min(k - k0 - plan.kq, 4);   // how many of this thread's 4 k lie inside K
 #pragma unroll
-    for (int i = 0; i < P::A_PASSES; i++) {
-        const float *src = plan.a_src + (size_t)i * P::A_ROWS_PER_PASS * k + k0;
-        int k_copy = i * P::A_ROWS_PER_PASS < plan.a_rows ? k_inside : 0;
+    for (int kp = 0; kp < P::A_K_PASSES; kp++) {
+        bool k_inside = k0 + kp * 8 + plan.kq < k;
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-            cp_async_4(&a_stage[plan.a_dst + j * (CFG::BM + A_PAD) + i * P::A_ROWS_PER_PASS], src + j,
-                       j < k_copy);
+        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+            cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                       plan.a_src + rp * plan.a_pass + kp * 8 + k0,
+                       k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows);
     }
 #pragma unroll
     for (int i = 0; i < P::B_PASSES; i++) {
