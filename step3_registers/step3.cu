@@ -20,8 +20,8 @@ static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 1024 t
 static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
               "every thread copies the same number of elements of each tile");
 
-// 256 threads a block; the compiler may use up to 255 registers a thread.
-__global__ void __launch_bounds__(THREADS)
+// At most 128 registers a thread, so that two blocks (16 warps) share an SM.
+__global__ void __launch_bounds__(THREADS, 2)
 sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b, float beta,
                 float *c)
 {
@@ -54,7 +54,9 @@ sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b
         // warp (two values of ty, sixteen of tx) reads two words of a_tile, 8 banks
         // apart and each broadcast to 16 threads, and 16 consecutive words of b_tile:
         // no bank conflicts. The fragments live in registers; the 64 FMAs reuse them.
-#pragma unroll
+        // Unrolled by 2, not 8: fully unrolled, the compiler hoists all 8 slices'
+        // loads (128 values) and needs 203 registers, so only one block fits per SM.
+#pragma unroll 2
         for (int p = 0; p < BK; p++) {
             float a_frag[TM], b_frag[TN];
             for (int i = 0; i < TM; i++)

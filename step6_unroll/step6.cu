@@ -182,7 +182,13 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     float *a_stages = smem;
     float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
 
+    // The epilogue reads the tile's origin back from shared memory: kept in two
+    // registers through the main loop, it pushed the kernel past 128 registers
+    // (a 4- to 8-byte spill at 3 stages).
+    __shared__ int2 saved_origin;
     int2 origin = tile_origin<CFG>(m, n);
+    if (threadIdx.x == 0)
+        saved_origin = origin;   // visible to all after the main loop's first barrier
     int tile_row = origin.x, tile_col = origin.y;
 
     // Warp tiling: warp w owns a WM x WN tile; lane (lane_m, lane_n) owns rows
@@ -270,6 +276,8 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     }
 
     // C: each thread's rows and columns come in float4-wide pieces.
+    tile_row = saved_origin.x;
+    tile_col = saved_origin.y;
 #pragma unroll
     for (int i = 0; i < TM; i++) {
         int row = tile_row + a_off + (i / 4) * CFG::LANES_M * 4 + i % 4;
@@ -325,7 +333,7 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
 }
 
 using large = tile_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 64, 32, 32, 4, 8>;     // 128 threads, 32 accumulators each
+using small = tile_config<64, 128, 32, 64, 8, 8>;    // 128 threads, 64 accumulators each
 
 #ifdef TUNE_BM   // `make tune` builds one binary per configuration
 using tuned = tile_config<TUNE_BM, TUNE_BN, TUNE_WM, TUNE_WN, TUNE_TM, TUNE_TN>;
