@@ -54,6 +54,9 @@ struct tile_config {
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
     static constexpr int A_STAGE = BK * (BM + A_PAD), B_STAGE = BK * BN;
+    // 64 accumulators fit in 128 registers, so two blocks of 256 threads share an SM;
+    // more accumulators need up to 255 registers and one block.
+    static constexpr int MIN_BLOCKS = TM * TN <= 64 ? 65536 / (THREADS * 128) : 1;
     static_assert(LANES_M * LANES_N == 32, "a warp's lanes tile its warp tile");
     static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of float4-wide pieces");
@@ -174,7 +177,7 @@ __device__ __forceinline__ int2 tile_origin(int m, int n)
 }
 
 template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 65536 / (CFG::THREADS * 128))
+__global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
     constexpr int TM = CFG::TM, TN = CFG::TN;
