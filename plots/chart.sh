@@ -14,7 +14,8 @@
 # leaves no file behind.
 #
 # Environment: GNUPLOT (default gnuplot); PROGRESSION_SIZE (default 4096), the size the
-# progression chart shows; CHART_DATA, a directory to keep the prepared data files in.
+# progression chart shows; CHART_DATA, a directory to keep the prepared data files in;
+# CHART_SOURCE, what writes the CSV, and CHART_TARGET, what renders it (for the errors).
 set -u
 
 me=chart
@@ -26,9 +27,11 @@ csv=$1 outdir=$2
 shift 2
 plotdir=$(cd "$(dirname "$0")" && pwd)
 gnuplot=${GNUPLOT:-gnuplot}
+source_hint=${CHART_SOURCE:-\`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)}
+target=${CHART_TARGET:-make chart}
 
 if [ ! -e "$csv" ]; then
-    echo "$me: $csv: no such file: \`make results\` on a GPU machine writes plots/results.csv (or pass CSV=path)" >&2
+    echo "$me: $csv: no such file: $source_hint" >&2
     exit 2
 fi
 if [ ! -f "$csv" ] || [ ! -r "$csv" ]; then
@@ -40,7 +43,7 @@ if [ ! -s "$csv" ]; then
     exit 2
 fi
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
-    echo "$me: gnuplot is not installed (\`make deps\` installs it); $csv is ready, run \`make chart\` once it is there" >&2
+    echo "$me: gnuplot is not installed (\`make deps\` installs it); $csv is ready, run \`$target\` once it is there" >&2
     exit 2
 fi
 for chart in "$@"; do

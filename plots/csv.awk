@@ -15,6 +15,8 @@
 # Variables (awk -v): what      the tool name that prefixes error lines ("chart", "table")
 #                     csv_name  the file name that error lines show
 #                     need      extra comma-separated columns this program needs
+#                     valid     the comma-separated verdicts that are a valid result (default
+#                               PASS; the tile-shape sweep, run with --no-check, adds UNCHECKED)
 
 BEGIN {
     FS = ","
@@ -29,6 +31,15 @@ BEGIN {
             nreq++
         for (i = 1; i <= nneed; i++)
             required[nreq + i] = extra[i]
+    }
+    if (valid == "")
+        valid = "PASS"
+    nvalid = split(valid, valid_list, ",")
+    valid_words = valid_list[1]
+    for (i = 1; i <= nvalid; i++) {
+        is_valid[valid_list[i]] = 1
+        if (i > 1)
+            valid_words = valid_words (i == nvalid ? " or " : ", ") valid_list[i]
     }
     nrows = 0
     ncols = 0
@@ -79,14 +90,14 @@ $0 == header { next }
     line_of[nrows] = FNR
     for (name in col)
         cell[nrows, name] = $(col[name])
-    if ($(col["verdict"]) == "PASS") {
+    if ($(col["verdict"]) in is_valid) {
         if (!is_count($(col["m"])) || !is_count($(col["n"])) || !is_count($(col["k"])))
             csv_fail("line " FNR ": m, n, k must be positive integers (got " $(col["m"]) ", " $(col["n"]) ", " $(col["k"]) ")")
         split("gflops,cublas_gflops,ratio", numeric, ",")
         for (i = 1; i <= 3; i++) {
             v = $(col[numeric[i]])
             if (!is_number(v) || v + 0 <= 0)
-                csv_fail("line " FNR ": " numeric[i] " is '" v "', not a positive number, in a PASS row")
+                csv_fail("line " FNR ": " numeric[i] " is '" v "', not a positive number, in a " $(col["verdict"]) " row")
         }
     }
 }
@@ -100,10 +111,10 @@ END {
         csv_fail("no rows under the header")
     npass = 0
     for (r = 1; r <= nrows; r++)
-        if (cell[r, "verdict"] == "PASS")
+        if (row_is_pass(r))
             npass++
     if (npass == 0)
-        csv_fail("no PASS rows (" nrows " rows, all failed or unchecked): nothing valid to draw")
+        csv_fail("no " valid_words " rows (" nrows " rows, none a valid result): nothing valid to draw")
     ndev = 0
     for (r = 1; r <= nrows; r++)
         if (cell[r, "device"] != "" && !(cell[r, "device"] in seen_dev)) {
@@ -117,8 +128,9 @@ END {
 
 # --- helpers for the programs that follow ---------------------------------------------
 
+# A valid result: PASS (or a verdict listed in `valid`), with positive numbers.
 function row_is_pass(r) {
-    return cell[r, "verdict"] == "PASS"
+    return cell[r, "verdict"] in is_valid
 }
 
 # The size of a square run (M = N = K), or 0 for any other shape.
@@ -226,4 +238,42 @@ function gp_string(s) {
     gsub(/\\/, "\\\\", s)
     gsub(/"/, "\\\"", s)
     return "\"" s "\""
+}
+
+# --- for the stage sweep (a CSV of one step run at several --stages S) ------------------
+
+# Fills list[1..n] with the distinct stage counts (> 0) of the square rows, ascending; returns n.
+function distinct_stages(list,    r, n, s, i, j, t, seen) {
+    n = 0
+    for (r = 1; r <= nrows; r++) {
+        s = cell[r, "stages"]
+        if (row_size(r) && is_count(s) && !((s + 0) in seen)) {
+            seen[s + 0] = 1
+            list[++n] = s + 0
+        }
+    }
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
+            t = list[j]; list[j] = list[j - 1]; list[j - 1] = t
+        }
+    return n
+}
+
+# The row at square size `size` run with `stages` stages (the last one if run twice), or 0.
+function find_stage_row(size, stages,    r, found) {
+    found = 0
+    for (r = 1; r <= nrows; r++)
+        if (row_size(r) == size && cell[r, "stages"] == stages)
+            found = r
+    return found
+}
+
+# The one step a sweep CSV holds (fails on none or several, or without a stages column).
+function sweep_step(    list, n) {
+    if (!("stages" in has_col))
+        csv_fail("no stages column: a sweep CSV is rows of ./stepN --stages S --csv")
+    n = distinct_steps(list)
+    if (n != 1)
+        csv_fail("a sweep is one step's rows, this CSV holds " n " steps")
+    return list[1]
 }
