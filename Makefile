@@ -71,8 +71,10 @@ sanitize: $(STEPS)
 	@for s in $(STEPS); do for t in memcheck racecheck synccheck; do echo "== $$s: $$t at $(SAN_SIZE)"; \
 	  compute-sanitizer --tool $$t --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
 
-# --- plots: make plots, make chart, make table (plots/plots.mk) -----------------------
+# --- plots: make plots, make chart, make table, make sweep, make tune (plots/plots.mk) --
 -include plots/plots.mk
+# --- reading a step: make diff, make sass, make profile (scripts/tools.mk) ------------
+-include scripts/tools.mk
 
 # --- housekeeping -----------------------------------------------------------------------
 deps:
@@ -92,6 +94,17 @@ help:
 	@echo "make test           the Criterion suite (GPU tests skip without a GPU)"
 	@echo "make memcheck       compute-sanitizer memcheck on every step at $(SAN_SIZE)"
 	@echo "make sanitize       memcheck, racecheck and synccheck on every step"
+	@echo "make plots          (GPU) every step at every size: plots/results.csv, then the charts"
+	@echo "make chart          the charts from plots/results.csv (no GPU)"
+	@echo "make table          the measured tables into README.md and the step READMEs"
+	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
+	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
+	@echo "make tune           (GPU) step 6 built per tile shape (make -j8 tune): plots/tune.csv, its table"
+	@echo "make tune-table     the tile-shape table from plots/tune.csv (no GPU)"
+	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1)"
+	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
+	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"
+	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
 	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu)"
 	@echo "make clean          remove build outputs"
 	@echo "ARCH=$(ARCH) (override: make ARCH=sm_86)"
