@@ -88,7 +88,7 @@ run)
     done
     sizes=${TUNE_SIZES:-1024 2048 4096 8192}
     reps=${TUNE_REPS:-5}
-    n=$(printf '%s\n' $list | wc -l)
+    n=$(printf '%s\n' $list | awk 'END { print NR }')
     echo "$me: $n configurations x S = 1..$max x sizes $sizes, $reps reps, --no-check (speed only: correctness is make test's job)"
     set --
     for name in $list; do
