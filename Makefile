@@ -27,20 +27,50 @@ HARNESS_LIB := $(BUILD)/libharness.a
 
 STEP_SRCS := $(sort $(wildcard step[0-9]_*/step[0-9].cu))
 STEPS     := $(notdir $(basename $(STEP_SRCS)))
+# Steps 5 and 6 copy with cp.async, which needs compute capability 8.0 (sm_80) or newer:
+# for an older ARCH they are left out of `make all`, `make test` and `make plots`.
+CP_ASYNC_STEPS := step5 step6
+SM_NUMBER := $(shell echo '$(SM)' | tr -cd 0-9)
+ifeq ($(shell [ '$(SM_NUMBER)' -ge 80 ] 2>/dev/null && echo yes),yes)
+LEFT_OUT  :=
+else
+LEFT_OUT  := $(filter $(CP_ASYNC_STEPS),$(STEPS))
+endif
+BUILT_STEPS := $(filter-out $(LEFT_OUT),$(STEPS))
 
-.PHONY: all test clean deps help memcheck sanitize $(STEPS)
-all: $(STEPS)
+# Tools of the toolkit, found on PATH or in $(CUDA_HOME)/bin; cuobjdump and nvdisasm may
+# instead come from PyPI into $(DEPS_DIR) (`make deps`), for toolkits that ship without them.
+DEPS_DIR   := .deps
+PIP_BIN    := $(DEPS_DIR)/python/nvidia/cu13/bin
+DISASM_VERSION ?= 13.2.86
+tool_path = $(or $(shell command -v $(1) 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/$(1)),$(wildcard $(PIP_BIN)/$(1)),$(1))
+COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
+# Stops, saying what is missing and where it comes from, unless tool $(1) can be run.
+need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
+
+.PHONY: all test clean deps help memcheck sanitize FORCE
+all: $(BUILT_STEPS)
+ifneq ($(LEFT_OUT),)
+	@echo "all: ARCH=$(ARCH) is older than sm_80: $(LEFT_OUT) need compute capability 8.0 (cp.async) and are not built"
+	@rm -f $(LEFT_OUT)
+endif
+
+# --- what a build depends on besides its sources ------------------------------------------
+# The commit (baked into the CSV rows) and the compiler flags, each in a stamp file that is
+# rewritten only when it changes: a second `make` compiles nothing, a new ARCH recompiles.
+stamp = @mkdir -p $(BUILD); echo '$(1)' | cmp -s - $@ || echo '$(1)' > $@
+FORCE:
+$(BUILD)/commit.stamp: FORCE
+	$(call stamp,$(GIT_COMMIT))
+$(BUILD)/cflags.stamp: FORCE
+	$(call stamp,$(CC) $(CFLAGS))
+$(BUILD)/nvflags.stamp: FORCE
+	$(call stamp,$(NVCC) $(NVFLAGS))
 
 # --- the harness ---------------------------------------------------------------------
-# The commit is baked into the CSV rows; the stamp changes only when the commit does.
-$(BUILD)/commit.stamp: FORCE
-	@mkdir -p $(BUILD)
-	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
-FORCE:
-
 $(BUILD)/common/report.o: $(BUILD)/commit.stamp
 $(BUILD)/common/report.o: CFLAGS += -DGIT_COMMIT='"$(GIT_COMMIT)"'
-$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h)
+$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -48,28 +78,43 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 # --- the steps: `make step3` builds ./step3 from step3_registers/step3.cu --------------
+# The kernel file is compiled once; a change in the harness only relinks.
 define STEP_RULE
-$(1): $(2) $(HARNESS_LIB) common/harness.h
-	$(NVCC) $(NVFLAGS) $(2) $(HARNESS_LIB) $(LDLIBS) -o $(1)
+$(BUILD)/$(1).o: $(2) common/harness.h $(BUILD)/nvflags.stamp
+	@mkdir -p $(BUILD)
+	$(NVCC) $(NVFLAGS) -c $(2) -o $$@
+$(1): $(BUILD)/$(1).o $(HARNESS_LIB)
+	$(NVCC) $$< $(HARNESS_LIB) $(LDLIBS) -o $$@
 endef
-$(foreach s,$(STEP_SRCS),$(eval $(call STEP_RULE,$(notdir $(basename $(s))),$(s))))
+$(foreach s,$(STEP_SRCS),$(if $(filter $(notdir $(basename $(s))),$(LEFT_OUT)),,\
+  $(eval $(call STEP_RULE,$(notdir $(basename $(s))),$(s)))))
+ifneq ($(LEFT_OUT),)
+.PHONY: $(LEFT_OUT)
+$(LEFT_OUT):
+	@echo "$@: needs compute capability 8.0 or newer (cp.async), and ARCH=$(ARCH) is older: build it with ARCH=sm_80 or later" >&2; exit 2
+endif
 
 # --- tests ------------------------------------------------------------------------------
 TEST_SRCS := $(wildcard tests/*.c)
 $(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(HARNESS_LIB)
+	@printf '#include <criterion/criterion.h>\n' | $(CC) $(CFLAGS) -E -x c - >/dev/null 2>&1 || \
+	  { echo "test: Criterion is not installed (no criterion/criterion.h): run \`make deps\`" >&2; exit 2; }
 	$(CC) $(CFLAGS) -D_GNU_SOURCE -Icommon $(TEST_SRCS) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
 
-test: $(STEPS) $(BUILD)/tests
+test: $(BUILT_STEPS) $(BUILD)/tests
 	./$(BUILD)/tests
 
 # compute-sanitizer on every step at an awkward size (needs a GPU).
 SAN_SIZE ?= 129 127 33
-memcheck: $(STEPS)
-	@for s in $(STEPS); do echo "== $$s: memcheck at $(SAN_SIZE)"; \
-	  compute-sanitizer --tool memcheck --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done
-sanitize: $(STEPS)
-	@for s in $(STEPS); do for t in memcheck racecheck synccheck; do echo "== $$s: $$t at $(SAN_SIZE)"; \
-	  compute-sanitizer --tool $$t --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
+SAN_HINT := it ships with the CUDA toolkit ($(CUDA_HOME)/bin), and needs a GPU to run
+memcheck: $(BUILT_STEPS)
+	$(call need_tool,$(COMPUTE_SANITIZER),memcheck,$(SAN_HINT))
+	@for s in $(BUILT_STEPS); do echo "== $$s: memcheck at $(SAN_SIZE)"; \
+	  '$(COMPUTE_SANITIZER)' --tool memcheck --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done
+sanitize: $(BUILT_STEPS)
+	$(call need_tool,$(COMPUTE_SANITIZER),sanitize,$(SAN_HINT))
+	@for s in $(BUILT_STEPS); do for t in memcheck racecheck synccheck; do echo "== $$s: $$t at $(SAN_SIZE)"; \
+	  '$(COMPUTE_SANITIZER)' --tool $$t --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
 
 # --- plots: make plots, make chart, make table, make sweep, make tune (plots/plots.mk) --
 -include plots/plots.mk
@@ -77,6 +122,8 @@ sanitize: $(STEPS)
 -include scripts/tools.mk
 
 # --- housekeeping -----------------------------------------------------------------------
+# gnuplot and Criterion from apt; cuobjdump and nvdisasm from PyPI into $(DEPS_DIR) when
+# the toolkit has none (pip --target: nothing outside this folder changes).
 deps:
 	@missing=""; \
 	  [ -f /usr/include/criterion/criterion.h ] || missing="$$missing libcriterion-dev"; \
@@ -84,9 +131,18 @@ deps:
 	  if [ -z "$$missing" ]; then echo "deps: gnuplot and Criterion are installed"; \
 	  elif [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	  else echo "deps: run: sudo apt-get install -y$$missing"; exit 1; fi
+	@if [ -x '$(call tool_path,cuobjdump)' ] && [ -x '$(call tool_path,nvdisasm)' ]; then \
+	  echo "deps: cuobjdump and nvdisasm are installed ($(call tool_path,cuobjdump))"; \
+	else \
+	  echo "deps: this CUDA toolkit has no cuobjdump or nvdisasm: installing them from PyPI into $(DEPS_DIR)/python"; \
+	  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(DEPS_DIR)/python \
+	    nvidia-cuda-cuobjdump==$(DISASM_VERSION) nvidia-cuda-nvdisasm==$(DISASM_VERSION) && \
+	  [ -x $(PIP_BIN)/cuobjdump ] && [ -x $(PIP_BIN)/nvdisasm ] && echo "deps: cuobjdump and nvdisasm are in $(PIP_BIN)"; \
+	fi
 
 clean:
 	rm -rf $(BUILD) $(STEPS)
+# `make clean` keeps $(DEPS_DIR): it holds tools, not build outputs.
 
 help:
 	@echo "make stepN          build ./stepN (steps: $(STEPS))"
@@ -105,6 +161,7 @@ help:
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
 	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
-	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu)"
+	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu), and cuobjdump and nvdisasm"
+	@echo "                    (PyPI, into $(DEPS_DIR)/) when the CUDA toolkit lacks them"
 	@echo "make clean          remove build outputs"
-	@echo "ARCH=$(ARCH) (override: make ARCH=sm_86)"
+	@echo "ARCH=$(ARCH) (override: make ARCH=sm_86)$(if $(LEFT_OUT),; $(LEFT_OUT) need sm_80 or newer and are left out)"

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -21,76 +22,124 @@ static int fail(char *err, size_t err_len, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* A whole, positive int: no sign games, no junk, no overflow. */
-static int parse_positive_int(const char *s, const char *what, int *out, char *err, size_t err_len)
+/* The value as a message quotes it: 'abc', or for a long one its start and its length,
+ * so that the reason after it always fits on the line. */
+static const char *quote(char *q, size_t len, const char *s)
 {
+    size_t n = strlen(s);
+    if (n <= 32)
+        snprintf(q, len, "'%s'", s);
+    else
+        snprintf(q, len, "'%.24s...' (%zu characters)", s, n);
+    return q;
+}
+
+/* A whole number in min..max, written in decimal with an optional '+' (the one sign
+ * policy for every integer option and size); no white space, no junk. `why_max` says
+ * where the bound comes from. */
+static int parse_whole(const char *s, const char *what, unsigned long long min, unsigned long long max,
+                       const char *why_max, unsigned long long *out, char *err, size_t err_len)
+{
+    char q[80];
+    quote(q, sizeof q, s);
     if (*s == '\0')
-        return fail(err, err_len, "%s is empty: expected a positive integer", what);
+        return fail(err, err_len, "%s is empty: expected a whole number", what);
     if (isspace((unsigned char)*s))
-        return fail(err, err_len, "%s '%s' starts with white space", what, s);
-    errno = 0;
-    char *end = NULL;
-    long long v = strtoll(s, &end, 10);
-    if (end == s)
-        return fail(err, err_len, "%s '%s' is not a number", what, s);
-    if (*end != '\0')
-        return fail(err, err_len, "%s '%s' has trailing characters '%s'", what, s, end);
-    if (errno == ERANGE || v > INT_MAX)
-        return fail(err, err_len, "%s '%s' is too large (the largest is %d)", what, s, INT_MAX);
-    if (v <= 0)
-        return fail(err, err_len, "%s '%s' must be at least 1", what, s);
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_nonnegative_int(const char *s, const char *what, int *out, char *err, size_t err_len)
-{
-    if (*s != '\0' && strspn(s, "0") == strlen(s)) {
-        *out = 0;
-        return 0;
+        return fail(err, err_len, "%s %s starts with white space", what, q);
+    const char *p = s + (*s == '+');
+    if (*s == '-' && isdigit((unsigned char)s[1]))
+        return min == 0 ? fail(err, err_len, "%s %s must be 0 or more", what, q)
+                        : fail(err, err_len, "%s %s must be at least %llu", what, q, min);
+    if (!isdigit((unsigned char)*p))
+        return fail(err, err_len, "%s %s is not a number", what, q);
+    unsigned long long v = 0;
+    int too_large = 0;
+    for (; isdigit((unsigned char)*p); p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (ULLONG_MAX - d) / 10)
+            too_large = 1;
+        else
+            v = v * 10 + d;
     }
-    if (*s == '-')
-        return fail(err, err_len, "%s '%s' must be 0 or more", what, s);
-    return parse_positive_int(s, what, out, err, err_len);
-}
-
-static int parse_seed(const char *s, unsigned long long *out, char *err, size_t err_len)
-{
-    if (*s == '\0')
-        return fail(err, err_len, "--seed is empty: expected a non-negative integer");
-    if (!isdigit((unsigned char)*s))
-        return fail(err, err_len, "--seed '%s' must be a non-negative integer", s);
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return fail(err, err_len, "--seed '%s' is not a number", s);
-    if (*end != '\0')
-        return fail(err, err_len, "--seed '%s' has trailing characters '%s'", s, end);
-    if (errno == ERANGE)
-        return fail(err, err_len, "--seed '%s' is too large", s);
+    if (*p != '\0') {
+        char junk[80];
+        return fail(err, err_len, "%s %s has trailing characters %s", what, q, quote(junk, sizeof junk, p));
+    }
+    if (too_large || v > max)
+        return fail(err, err_len, "%s %s is too large: the largest is %llu%s", what, q, max, why_max);
+    if (v < min)
+        return min == 1 ? fail(err, err_len, "%s %s must be at least 1", what, q)
+                        : fail(err, err_len, "%s %s must be at least %llu", what, q, min);
     *out = v;
     return 0;
 }
 
-/* A finite float in the range of FP32. */
+static int parse_int(const char *s, const char *what, int min, int max, const char *why_max, int *out,
+                     char *err, size_t err_len)
+{
+    unsigned long long v;
+    int rc = parse_whole(s, what, (unsigned long long)min, (unsigned long long)max, why_max, &v, err, err_len);
+    if (rc == 0)
+        *out = (int)v;
+    return rc;
+}
+
+/* Is any digit of the significand (the part before the exponent) nonzero? */
+static int nonzero_significand(const char *s)
+{
+    const char *p = s + strspn(s, "+-");
+    int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (hex)
+        p += 2;
+    for (; *p && !strchr(hex ? "pP" : "eE", *p); p++)
+        if (hex ? isxdigit((unsigned char)*p) && *p != '0' : *p >= '1' && *p <= '9')
+            return 1;
+    return 0;
+}
+
+/* A finite, normal (or zero) FP32 number: a value that overflows FP32 or that would
+ * round to a subnormal or to zero is refused rather than changed silently. */
 static int parse_float(const char *s, const char *what, float *out, char *err, size_t err_len)
 {
+    char q[80];
+    quote(q, sizeof q, s);
     if (*s == '\0')
         return fail(err, err_len, "%s is empty: expected a number", what);
     if (isspace((unsigned char)*s))
-        return fail(err, err_len, "%s '%s' starts with white space", what, s);
+        return fail(err, err_len, "%s %s starts with white space", what, q);
     errno = 0;
     char *end = NULL;
     float v = strtof(s, &end);
     if (end == s)
-        return fail(err, err_len, "%s '%s' is not a number", what, s);
-    if (*end != '\0')
-        return fail(err, err_len, "%s '%s' has trailing characters '%s'", what, s, end);
-    if (!isfinite(v) || (errno == ERANGE && fabsf(v) > 1.0f))
-        return fail(err, err_len, "%s '%s' is not a finite FP32 number", what, s);
+        return fail(err, err_len, "%s %s is not a number", what, q);
+    if (*end != '\0') {
+        char junk[80];
+        return fail(err, err_len, "%s %s has trailing characters %s", what, q, quote(junk, sizeof junk, end));
+    }
+    if (!isfinite(v))
+        return fail(err, err_len, "%s %s is not a finite FP32 number (the largest is %g)", what, q,
+                    (double)FLT_MAX);
+    if ((v != 0.0f && fabsf(v) < FLT_MIN) || (v == 0.0f && nonzero_significand(s)))
+        return fail(err, err_len, "%s %s underflows FP32 (the smallest normal magnitude is %g): give 0 or a larger value",
+                    what, q, (double)FLT_MIN);
     *out = v;
     return 0;
+}
+
+/* The next of M, N, K. */
+static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size_t err_len)
+{
+    static const char *const names[3] = {"M", "N", "K"};
+    if (*n_sizes == 3) {
+        char q[80];
+        return fail(err, err_len, "too many sizes: %s (give M, or M N K)", quote(q, sizeof q, s));
+    }
+    int rc = parse_int(s, names[*n_sizes], 1, MAX_SIZE,
+                       " (2^30), so that no step's 32-bit index arithmetic can overflow", &sizes[*n_sizes],
+                       err, err_len);
+    if (rc == 0)
+        (*n_sizes)++;
+    return rc;
 }
 
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
@@ -100,7 +149,7 @@ void print_usage(void *out, const char *prog, const step_info *step)
 {
     FILE *f = (FILE *)out;
     fprintf(f, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
-               "       %*s [--inputs random|integers] [--no-check] [--csv] [--csv-header]%s [--help]\n",
+               "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
 }
 
@@ -110,18 +159,21 @@ static void print_help(const char *prog, const step_info *step)
     print_usage(stdout, prog, step);
     printf("\nComputes C = alpha*A*B + beta*C in FP32 (row-major; A is MxK, B is KxN, C is MxN),\n"
            "checks every element against cuBLAS (strict FP32) and times the step against cuBLAS.\n"
-           "With one size, N = K = M.\n\n"
-           "  --reps N        timed launches of the step and of cuBLAS each (default %d)\n"
-           "  --warmup MS     warm-up time in milliseconds before timing (default %d)\n"
+           "With one size, N = K = M. Each size is 1..%d (2^30); after \"--\" every argument\n"
+           "is a size. Whole numbers may carry a '+', never a '-'.\n\n"
+           "  --reps N        timed launches of the step and of cuBLAS each, 1..%d (default %d)\n"
+           "  --warmup MS     warm-up time in milliseconds before timing, 0..%d (default %d)\n"
            "  --seed S        seed of the input generator (default %llu)\n"
-           "  --alpha A       (default 1)\n"
-           "  --beta B        (default 0; C is then NaN on entry and must not be read)\n"
+           "  --alpha A       a finite FP32 number, 0 or normal (default 1)\n"
+           "  --beta B        likewise (default 0; C is then NaN on entry and must not be read)\n"
            "  --inputs KIND   random: values in [-1, 1) (default); integers: values in\n"
-           "                  {-2..2}, exact in FP32, so the check demands equality\n"
+           "                  {-2..2}, exact in FP32, so the check demands equality;\n"
+           "                  nonfinite: random, with one NaN in A and one +Inf in B, so a\n"
+           "                  row of C must be NaN and a column non-finite, as in cuBLAS\n"
            "  --no-check      skip the element-wise check\n"
            "  --csv           print one CSV row instead of the report\n"
            "  --csv-header    print the CSV header line first (implies --csv)\n",
-           DEFAULT_REPS, DEFAULT_WARMUP_MS, DEFAULT_SEED);
+           MAX_SIZE, MAX_REPS, DEFAULT_REPS, MAX_WARMUP_MS, DEFAULT_WARMUP_MS, DEFAULT_SEED);
     if (step->max_stages > 0)
         printf("  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
                step->max_stages, step->default_stages);
@@ -163,7 +215,6 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     opterr = 0;   /* we print our own messages */
     int sizes[3];
     int n_sizes = 0;
-    const char *size_names[3] = {"M", "N", "K"};
     int rc;
     for (;;) {
         int prev = optind ? optind : 1;   /* the argument getopt is about to read */
@@ -173,22 +224,20 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         const char *arg = optarg;
         switch (c) {
         case 1:
-            if (n_sizes == 3)
-                return fail(err, err_len, "too many sizes: '%s' (give M, or M N K)", arg);
-            if ((rc = parse_positive_int(arg, size_names[n_sizes], &sizes[n_sizes], err, err_len)))
+            if ((rc = parse_size(arg, sizes, &n_sizes, err, err_len)))
                 return rc;
-            n_sizes++;
             break;
         case OPT_REPS:
-            if ((rc = parse_positive_int(arg, "--reps", &cfg->reps, err, err_len)))
+            if ((rc = parse_int(arg, "--reps", 1, MAX_REPS, "", &cfg->reps, err, err_len)))
                 return rc;
             break;
         case OPT_WARMUP:
-            if ((rc = parse_nonnegative_int(arg, "--warmup", &cfg->warmup_ms, err, err_len)))
+            if ((rc = parse_int(arg, "--warmup", 0, MAX_WARMUP_MS, " (one minute)", &cfg->warmup_ms, err,
+                                err_len)))
                 return rc;
             break;
         case OPT_SEED:
-            if ((rc = parse_seed(arg, &cfg->seed, err, err_len)))
+            if ((rc = parse_whole(arg, "--seed", 0, ULLONG_MAX, "", &cfg->seed, err, err_len)))
                 return rc;
             break;
         case OPT_ALPHA:
@@ -204,8 +253,13 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                 cfg->inputs = INPUTS_RANDOM;
             else if (strcmp(arg, "integers") == 0)
                 cfg->inputs = INPUTS_INTEGERS;
-            else
-                return fail(err, err_len, "--inputs '%s' is not one of: random, integers", arg);
+            else if (strcmp(arg, "nonfinite") == 0)
+                cfg->inputs = INPUTS_NONFINITE;
+            else {
+                char q[80];
+                return fail(err, err_len, "--inputs %s is not one of: random, integers, nonfinite",
+                            quote(q, sizeof q, arg));
+            }
             break;
         case OPT_NO_CHECK:
             cfg->check = 0;
@@ -220,10 +274,13 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         case OPT_STAGES:
             if (step->max_stages <= 0)
                 return fail(err, err_len, "unknown option '--stages' (%s has no pipeline stages)", step->name);
-            if ((rc = parse_positive_int(arg, "--stages", &cfg->stages, err, err_len)))
+            if ((rc = parse_int(arg, "--stages", 1, INT_MAX, "", &cfg->stages, err, err_len)))
                 return rc;
-            if (cfg->stages > step->max_stages)
-                return fail(err, err_len, "--stages '%s' is out of range (1..%d)", arg, step->max_stages);
+            if (cfg->stages > step->max_stages) {
+                char q[80];
+                return fail(err, err_len, "--stages %s is out of range (1..%d)", quote(q, sizeof q, arg),
+                            step->max_stages);
+            }
             break;
         case OPT_HELP:
             cfg->help = 1;
@@ -233,13 +290,20 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         case '?':
         default:
             if (argv[prev][0] == '-' && argv[prev][1] >= '0' && argv[prev][1] <= '9')
-                return fail(err, err_len, "%s '%s' must be at least 1",
-                            n_sizes < 3 ? size_names[n_sizes] : "size", argv[prev]);
+                return parse_size(argv[prev], sizes, &n_sizes, err, err_len);   /* says why */
             if (optopt)
                 return fail(err, err_len, "unknown option '-%c'", optopt);
-            return fail(err, err_len, "unknown option '%s'", argv[prev]);
+            char q[80];
+            return fail(err, err_len, "unknown option %s", quote(q, sizeof q, argv[prev]));
         }
     }
+    /* After "--" every argument is a size, as POSIX has it: `./step2 -- 64` runs. */
+    for (int i = optind; i < argc; i++)
+        if ((rc = parse_size(argv[i], sizes, &n_sizes, err, err_len))) {
+            size_t used = strlen(err);
+            snprintf(err + used, err_len - used, " (after '--' every argument is a size)");
+            return rc;
+        }
     if (cfg->help)
         return 0;
     if (n_sizes == 0)

@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include "harness.h"
 
-typedef enum { INPUTS_RANDOM = 0, INPUTS_INTEGERS = 1 } input_kind;
+/* random: values in [-1, 1); integers: {-2..2}, exact in FP32; nonfinite: random, with
+ * one NaN in A and one +Inf in B, which must propagate as they do in cuBLAS. */
+typedef enum { INPUTS_RANDOM = 0, INPUTS_INTEGERS = 1, INPUTS_NONFINITE = 2 } input_kind;
 
 typedef struct {
     int m, n, k;
@@ -13,7 +15,7 @@ typedef struct {
     int warmup_ms;             /* warm-up time before timing */
     unsigned long long seed;   /* seed of the input generator */
     float alpha, beta;
-    input_kind inputs;         /* random values, or small integers (exact results) */
+    input_kind inputs;
     int check;                 /* 0 with --no-check */
     int csv;                   /* print one CSV row instead of the report */
     int csv_header;            /* print the CSV header line first */
@@ -22,6 +24,12 @@ typedef struct {
 } run_config;
 
 enum { DEFAULT_REPS = 20, DEFAULT_WARMUP_MS = 200 };
+
+/* The documented bounds (--help, README). A size is at most 2^30, so that every index a
+ * step computes in 32-bit int arithmetic (a size plus a tile, a k-tile count times its
+ * depth) stays far below INT_MAX; --reps bounds the events and timings the harness keeps;
+ * --warmup bounds the time spent before timing. */
+enum { MAX_SIZE = 1 << 30, MAX_REPS = 10000, MAX_WARMUP_MS = 60000 };
 #define DEFAULT_SEED 2024ULL
 
 /* Parses argv into cfg. Returns 0, or EXIT_USAGE with one line in err that

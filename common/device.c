@@ -25,13 +25,35 @@ void cublas_check(cublasStatus_t status, const char *call, const char *file, int
     exit(EXIT_CUDA);
 }
 
+int cuda_device_count(char *why, size_t len)
+{
+    int count = 0, driver = 0, runtime = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count > 0) {
+        snprintf(why, len, "%d CUDA device%s", count, count == 1 ? "" : "s");
+        return count;
+    }
+    /* Without a driver the runtime reports cudaErrorInsufficientDriver, which reads as if
+     * an upgrade would help; the driver version (0 when none is installed) tells apart. */
+    (void)cudaDriverGetVersion(&driver);
+    (void)cudaRuntimeGetVersion(&runtime);
+    if (driver == 0)
+        snprintf(why, len, "no NVIDIA driver is installed, so this machine has no GPU that CUDA can use");
+    else if (err == cudaErrorInsufficientDriver)
+        snprintf(why, len, "the NVIDIA driver supports CUDA %d.%d, older than this program's CUDA runtime %d.%d: "
+                 "a newer driver is needed", driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    else if (err == cudaSuccess || err == cudaErrorNoDevice)
+        snprintf(why, len, "the NVIDIA driver (CUDA %d.%d) finds no GPU", driver / 1000, driver % 1000 / 10);
+    else
+        snprintf(why, len, "cudaGetDeviceCount failed: %s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+    return 0;
+}
+
 void device_open(device_info *info)
 {
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-        fprintf(stderr, "error: no CUDA device found (cudaGetDeviceCount: %s)\n",
-                err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+    char why[256];
+    if (cuda_device_count(why, sizeof why) == 0) {
+        fprintf(stderr, "error: no CUDA device found: %s\n", why);
         exit(EXIT_CUDA);
     }
     struct cudaDeviceProp prop;
@@ -62,9 +84,9 @@ int device_bytes_needed(int m, int n, int k, int l2_bytes, size_t *bytes)
         !mul_add((size_t)k, (size_t)n, 0, &b) || !mul_add(b, f, 0, &b) ||
         !mul_add((size_t)m, (size_t)n, 0, &c) || !mul_add(c, f, 0, &c))
         return 0;
-    /* A and |A|, B and |B|; C, C0, the reference and the bound |A||B|. */
+    /* A and |A|, B and |B|; C, C0, the reference and the bound |A||B|; C's guard bands. */
     if (!mul_add(a, 2, 0, &total) || !mul_add(b, 2, total, &total) ||
-        !mul_add(c, 4, total, &total) ||
+        !mul_add(c, 4, total, &total) || !mul_add(8192, 1, total, &total) ||
         !mul_add((size_t)(l2_bytes > 0 ? l2_bytes : 0), 2, total, &total))
         return 0;
     *bytes = total;

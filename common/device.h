@@ -23,7 +23,12 @@ typedef struct {
     size_t free_bytes, total_bytes;
 } device_info;
 
-/* Picks device 0 and fills info. Exits with EXIT_CUDA, saying so, when there is no GPU. */
+/* The number of CUDA devices, or 0 with the reason in words in why: no NVIDIA driver,
+ * a driver older than the CUDA runtime, or a driver that sees no GPU. With devices,
+ * why says how many. */
+int cuda_device_count(char *why, size_t len);
+
+/* Picks device 0 and fills info. Exits with EXIT_CUDA, saying why, when there is no GPU. */
 void device_open(device_info *info);
 
 /* Device bytes the harness allocates for an M x N x K problem (matrices, the

@@ -39,12 +39,18 @@ typedef struct {
 /* Launches the step's kernel(s) on `stream` and returns cudaGetLastError(). */
 typedef cudaError_t (*gemm_launch_fn)(const gemm_args *args, cudaStream_t stream);
 
+/* For a step whose launch function chooses among kernels: which one it picks for
+ * these arguments, in words ("128x128 tiles, B copied in float4"). The report prints
+ * it, and the tests use it to show that every choice is reached. */
+typedef const char *(*gemm_kernel_fn)(const gemm_args *args);
+
 typedef struct {
     const char *name;        /* "step0_naive" */
     const char *idea;        /* the one idea the step adds, one line */
     gemm_launch_fn launch;
     int max_stages;          /* 0: the step has no --stages option; else 1..max_stages */
     int default_stages;
+    gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
 } step_info;
 
 /* Runs the whole program; returns the exit code for main(). */

@@ -23,7 +23,7 @@ const char *verdict(const run_report *r)
 {
     if (!r->checked)
         return "UNCHECKED";
-    return r->check.pass ? "PASS" : "FAIL";
+    return r->check.pass && r->repeat_diffs == 0 && r->guard_writes == 0 ? "PASS" : "FAIL";
 }
 
 /* "13.0" from 13000. */
@@ -74,10 +74,13 @@ void print_report(FILE *out, const run_report *r)
             runtime, driver);
     fprintf(out, "  problem  C = alpha*A*B + beta*C, M=%d N=%d K=%d, alpha=%g beta=%g, %s inputs, seed %llu",
             r->m, r->n, r->k, (double)r->alpha, (double)r->beta,
-            r->inputs == INPUTS_INTEGERS ? "integer" : "random", r->seed);
+            r->inputs == INPUTS_INTEGERS ? "integer" : r->inputs == INPUTS_NONFINITE ? "random (one NaN in A, one +Inf in B)" : "random",
+            r->seed);
     if (r->stages > 0)
         fprintf(out, ", %d stages", r->stages);
     fprintf(out, "\n");
+    if (r->kernel)
+        fprintf(out, "  kernel   %s\n", r->kernel);
     fprintf(out, "  time     median %.4f ms, min %.4f ms (%d timed launches, L2 flushed before each)\n",
             r->median_ms, r->min_ms, r->reps);
     fprintf(out, "  speed    %.1f GFLOPS; cuBLAS %.1f GFLOPS (median %.4f ms); ratio to cuBLAS %.3f\n",
@@ -88,11 +91,24 @@ void print_report(FILE *out, const run_report *r)
     }
     int row = (int)(r->check.worst_index / (size_t)r->n);
     int col = (int)(r->check.worst_index % (size_t)r->n);
+    char nonfinite[96] = "";
+    if (r->check.n_nonfinite)
+        snprintf(nonfinite, sizeof nonfinite, " (%zu of them NaN or Inf, as cuBLAS's)", r->check.n_nonfinite);
     if (r->check.pass)
-        fprintf(out, "  check    PASS: all %zu elements within their bound; worst |C-Cref|/bound %.3g at (%d,%d)\n",
-                (size_t)r->m * (size_t)r->n, r->check.worst_ratio, row, col);
+        fprintf(out, "  check    PASS: all %zu elements within their bound%s; worst |C-Cref|/bound %.3g at (%d,%d)\n",
+                (size_t)r->m * (size_t)r->n, nonfinite, r->check.worst_ratio, row, col);
     else
         fprintf(out, "  check    FAIL: %zu of %zu elements wrong; worst at (%d,%d): got %.9g, cuBLAS %.9g (|C-Cref|/bound %.3g)\n",
                 r->check.n_bad, (size_t)r->m * (size_t)r->n, row, col, (double)r->check.worst_value,
                 (double)r->check.worst_ref, r->check.worst_ratio);
+    if (r->repeat_diffs == 0)
+        fprintf(out, "  repeat   PASS: a second launch gave the same bits\n");
+    else
+        fprintf(out, "  repeat   FAIL: a second launch changed %zu elements, the first at (%d,%d)\n",
+                r->repeat_diffs, (int)(r->repeat_first / (size_t)r->n), (int)(r->repeat_first % (size_t)r->n));
+    if (r->guard_writes == 0)
+        fprintf(out, "  guards   PASS: the %zu words just before and after C were not written\n", r->guard_words);
+    else
+        fprintf(out, "  guards   FAIL: %zu of the %zu words just before and after C were written\n",
+                r->guard_writes, r->guard_words);
 }

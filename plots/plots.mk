@@ -35,7 +35,7 @@ OUT         = plots
 README      = README.md
 PLOT_CHARTS = progression sizes
 # The binaries `make results` runs: every step.
-PLOT_STEPS  = $(addprefix ./,$(STEPS))
+PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS))
 
 # The stage sweep: the step, its sizes, its CSV (REPS as above).
 SWEEP_STEP  = ./step5
@@ -57,7 +57,7 @@ STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README
 
 .PHONY: plots results chart table sweep sweep-chart tune tune-build tune-table
 
-results: $(STEPS)
+results: $(BUILT_STEPS)
 	@SIZES='$(SIZES)' REPS='$(REPS)' sh plots/run.sh '$(RESULTS)' $(PLOT_STEPS)
 
 # The GPU machine may have no gnuplot: then the CSV is the result, rendered elsewhere.

@@ -8,7 +8,8 @@
 # width, spills, barriers, the FFMA share of the longest loop), with the kernel names
 # demangled when c++filt is there.
 #
-# Environment: CUOBJDUMP (default cuobjdump).
+# Environment: CUOBJDUMP (default cuobjdump; the Makefile passes the one it finds, also the
+# one `make deps` installs into .deps/ when the toolkit has none).
 set -u
 
 me=sass
@@ -21,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cuobjdump=${CUOBJDUMP:-cuobjdump}
 
 command -v "$cuobjdump" >/dev/null 2>&1 || {
-    echo "$me: cuobjdump is not installed here, or not on PATH (it comes with the CUDA toolkit: \$CUDA_HOME/bin/cuobjdump)" >&2
+    echo "$me: cuobjdump is not installed here (not on PATH, not in the CUDA toolkit's bin, not in .deps/): \`make deps\` installs it, with nvdisasm, from PyPI (nvidia-cuda-cuobjdump)" >&2
     exit 2
 }
 [ -x "$step" ] || { echo "$me: $step is not an executable step (make builds it)" >&2; exit 2; }

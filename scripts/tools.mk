@@ -10,8 +10,7 @@
 #   make profile-all SIZE=4096      every step, then one table (step x metric)
 
 SIZE      ?= 4096
-# The toolkit's own, when they are not on PATH.
-tool_path = $(if $(shell command -v $(1) 2>/dev/null),$(1),$(or $(wildcard $(CUDA_HOME)/bin/$(1)),$(1)))
+# On PATH, in the toolkit, or (cuobjdump) where `make deps` put it: tool_path, in the Makefile.
 NCU       ?= $(call tool_path,ncu)
 CUOBJDUMP ?= $(call tool_path,cuobjdump)
 
@@ -37,8 +36,8 @@ profile:
 
 profile-all:
 	@NCU='$(NCU)' sh scripts/profile.sh check
-	@$(MAKE) --no-print-directory $(STEPS)
-	@for s in $(STEPS); do \
+	@$(MAKE) --no-print-directory $(BUILT_STEPS)
+	@for s in $(BUILT_STEPS); do \
 	  NCU='$(NCU)' sh scripts/profile.sh run ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) || exit 1; echo; done
 	@echo "profile-all: every step at M = N = K = $(SIZE), the first launch of its kernel:"; echo
-	@sh scripts/profile.sh table $(foreach s,$(STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) | tee $(BUILD)/profile_all_$(SIZE).txt
+	@sh scripts/profile.sh table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) | tee $(BUILD)/profile_all_$(SIZE).txt

@@ -94,6 +94,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments",
-        launch, 0, 0};
+        launch, 0, 0, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -151,11 +151,16 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
     }
 }
 
+// 16-byte accesses need every row start 16-byte aligned: K and N multiples of 4.
+static bool rows_aligned(const gemm_args *g)
+{
+    return g->k % 4 == 0 && g->n % 4 == 0;
+}
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     unsigned tiles = (unsigned)(((size_t)g->m + BM - 1) / BM * (((size_t)g->n + BN - 1) / BN));
-    // 16-byte accesses need every row start 16-byte aligned: K and N multiples of 4.
-    if (g->k % 4 == 0 && g->n % 4 == 0)
+    if (rows_aligned(g))
         sgemm_vectorized<true><<<tiles, THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
                                                               g->beta, g->c);
     else
@@ -164,10 +169,17 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+// Which kernel launch picks, in words: the report prints it, the tests reach both.
+static const char *kernel_name(const gemm_args *g)
+{
+    return rows_aligned(g) ? "16-byte loads and stores (K and N multiples of 4)"
+                           : "4-byte loads and stores (K or N not a multiple of 4)";
+}
+
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
-        launch, 0, 0};
+        launch, 0, 0, kernel_name};
     return harness_main(argc, argv, &step);
 }

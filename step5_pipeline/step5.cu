@@ -222,7 +222,7 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
 {
     unsigned tiles = (unsigned)(((size_t)g->m + BM - 1) / BM * (((size_t)g->n + BN - 1) / BN));
     size_t smem = K_PIPE_MAX * (A_STAGE + B_STAGE) * sizeof(float);
-    if (g->n % 4 == 0)   // B's rows are 16-byte aligned: 16-byte copies and stores
+    if (g->n % 4 == 0)   // B's and C's rows are 16-byte aligned: 16-byte copies and stores
         sgemm_pipelined<K_PIPE_MAX, true><<<tiles, THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a,
                                                                            g->b, g->beta, g->c);
     else
@@ -242,10 +242,17 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
     }
 }
 
+// Which kernel launch picks, in words: the report prints it, the tests reach both.
+static const char *kernel_name(const gemm_args *g)
+{
+    return g->n % 4 == 0 ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                         : "B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+}
+
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 3};
+        launch, MAX_STAGES, 3, kernel_name};
     return harness_main(argc, argv, &step);
 }

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cuda_runtime_api.h>
+#include "device.h"
 
 /* Appends arg to the command line, in single quotes when the shell would need them. */
 static void append_quoted(char *cmd, size_t len, const char *arg)
@@ -139,18 +139,7 @@ const char *describe_status(int status, char *buf, size_t len)
 
 int gpu_available(char *why, size_t len)
 {
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(why, len, "cudaGetDeviceCount: %s", cudaGetErrorString(err));
-        return 0;
-    }
-    if (count == 0) {
-        snprintf(why, len, "cudaGetDeviceCount: 0 devices");
-        return 0;
-    }
-    snprintf(why, len, "%d CUDA device%s", count, count == 1 ? "" : "s");
-    return 1;
+    return cuda_device_count(why, len) > 0;
 }
 
 int built_steps(char paths[][STEP_PATH_LEN], int max)

@@ -30,8 +30,8 @@ void proc_result_free(proc_result *r);
  * "timed out after 300 s". */
 const char *describe_status(int status, char *buf, size_t len);
 
-/* 1 when cudaGetDeviceCount reports at least one device; else 0, with the reason
- * (the API's own message, or "0 devices") in why. */
+/* 1 when CUDA sees at least one device; else 0, with the reason in why (no driver,
+ * an old driver, no GPU: the harness's own words). */
 int gpu_available(char *why, size_t len);
 
 /* The step binaries that are built: every ./stepN, N in 0..9, that exists and is

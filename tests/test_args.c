@@ -1,5 +1,6 @@
 /* test_args.c - parse_args on every option, and every class of bad input (CPU only). */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,8 @@
 #include "args.h"
 #include "bad_inputs.h"
 
-static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0};
-static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2};
+static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL};
+static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL};
 
 /* parse_args on "./stepX" followed by the arguments in args (NULL-terminated). */
 static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,
@@ -69,8 +70,111 @@ Test(args, three_sizes_are_m_n_k)
     cr_expect_eq(c.m, 7);
     cr_expect_eq(c.n, 13);
     cr_expect_eq(c.k, 5);
-    PARSE_OK(&PLAIN, &c, "2147483647", "1", "1");
-    cr_expect_eq(c.m, 2147483647, "INT_MAX itself is a valid size");
+}
+
+/* The documented bound, on both sides: 2^30 is a size, 2^30 + 1 is not, in every position. */
+Test(args, sizes_up_to_two_to_the_thirty)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "1073741824", "1", "1");
+    cr_expect_eq(c.m, MAX_SIZE);
+    PARSE_OK(&PLAIN, &c, "1", "1073741824", "1");
+    cr_expect_eq(c.n, MAX_SIZE);
+    PARSE_OK(&PLAIN, &c, "1", "1", "1073741824");
+    cr_expect_eq(c.k, MAX_SIZE);
+    cr_expect_eq(MAX_SIZE, 1073741824);
+    const char *const over[][3] = {{"1073741825", "1", "1"}, {"1", "1073741825", "1"}, {"1", "1", "1073741825"}};
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(PARSE(&PLAIN, &c, over[i][0], over[i][1], over[i][2]), EXIT_USAGE);
+        cr_expect(strstr(err, "'1073741825' is too large") && strstr(err, "1073741824") && strstr(err, "overflow"),
+                  "the error names the value, the limit and why: %s", err);
+    }
+}
+
+Test(args, one_sign_policy_a_plus_everywhere_a_minus_nowhere)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&STAGED, &c, "+64", "--seed", "+5", "--reps", "+3", "--warmup", "+0", "--stages", "+2",
+             "--alpha", "+1.5");
+    cr_expect_eq(c.m, 64);
+    cr_expect_eq(c.seed, 5ULL);
+    cr_expect_eq(c.reps, 3);
+    cr_expect_eq(c.warmup_ms, 0);
+    cr_expect_eq(c.stages, 2);
+    cr_expect_eq(c.alpha, 1.5f);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--seed", "-5"), EXIT_USAGE);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--reps", "-3"), EXIT_USAGE);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--seed", "+"), EXIT_USAGE);
+}
+
+Test(args, double_dash_ends_the_options)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "--", "64");
+    cr_expect_eq(c.m, 64, "`-- 64`: the size after -- counts");
+    PARSE_OK(&PLAIN, &c, "--reps", "3", "7", "--", "8", "9");
+    cr_expect_eq(c.m, 7);
+    cr_expect_eq(c.n, 8);
+    cr_expect_eq(c.k, 9);
+    cr_expect_eq(c.reps, 3);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--", "--reps", "0"), EXIT_USAGE,
+                 "an option after -- is not an option: it is a bad size");
+    cr_expect(strstr(err, "'--reps'") && strstr(err, "after '--'"), "%s", err);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--"), 0, "a -- with nothing after it is harmless");
+    cr_expect_eq(c.m, 64);
+}
+
+Test(args, reps_and_warmup_up_to_their_bounds)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--reps", "10000", "--warmup", "60000");
+    cr_expect_eq(c.reps, MAX_REPS);
+    cr_expect_eq(c.warmup_ms, MAX_WARMUP_MS);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--reps", "10001"), EXIT_USAGE);
+    cr_expect(strstr(err, "10000"), "the error gives the bound: %s", err);
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--warmup", "60001"), EXIT_USAGE);
+    cr_expect(strstr(err, "60000"), "the error gives the bound: %s", err);
+}
+
+Test(args, alpha_and_beta_never_change_silently)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&PLAIN, &c, "64", "--alpha", "1.17549435e-38", "--beta", "-0");
+    cr_expect_eq(c.alpha, FLT_MIN, "the smallest normal FP32 number is accepted");
+    cr_expect_eq(c.beta, 0.0f);
+    PARSE_OK(&PLAIN, &c, "64", "--alpha", "0.0e-99", "--beta", "3.4e38");
+    cr_expect_eq(c.alpha, 0.0f, "a zero with a small exponent is still zero, not an underflow");
+    cr_expect_eq(c.beta, 3.4e38f);
+    const char *const tiny[] = {"1e-50", "1e-40", "-1e-45", "0x1p-130", "0.00000000000000000000000000000000000000000000001"};
+    for (int i = 0; i < 5; i++) {
+        cr_expect_eq(PARSE(&PLAIN, &c, "64", "--alpha", tiny[i]), EXIT_USAGE, "--alpha %s", tiny[i]);
+        cr_expect(strstr(err, "underflows"), "%s: %s", tiny[i], err);
+    }
+}
+
+/* A very long bad value is shortened in the message, so the reason always shows. */
+Test(args, a_ten_thousand_digit_size_gets_a_short_error_with_its_reason)
+{
+    char err[512];
+    run_config c;
+    char *huge = malloc(10001);
+    cr_assert_not_null(huge);
+    memset(huge, '9', 10000);
+    huge[10000] = '\0';
+    const char *const args[] = {huge, NULL};
+    cr_expect_eq(parse_list(&PLAIN, &c, err, sizeof err, args), EXIT_USAGE);
+    cr_expect(strstr(err, "10000 characters") && strstr(err, "too large") && strstr(err, "1073741824"),
+              "the message gives the length, the reason and the bound: %s", err);
+    cr_expect_lt(strlen(err), 200, "and stays short: %s", err);
+    huge[5] = 'x';
+    cr_expect_eq(parse_list(&PLAIN, &c, err, sizeof err, args), EXIT_USAGE);
+    cr_expect(strstr(err, "trailing characters") && strlen(err) < 200, "%s", err);
+    free(huge);
 }
 
 Test(args, every_option)
@@ -94,6 +198,8 @@ Test(args, every_option)
 
     PARSE_OK(&PLAIN, &c, "64", "--inputs", "random");
     cr_expect_eq(c.inputs, INPUTS_RANDOM);
+    PARSE_OK(&PLAIN, &c, "64", "--inputs", "nonfinite");
+    cr_expect_eq(c.inputs, INPUTS_NONFINITE);
     PARSE_OK(&PLAIN, &c, "64", "--reps=7", "--alpha=-3");
     cr_expect_eq(c.reps, 7, "--reps=7 is the same as --reps 7");
     cr_expect_eq(c.alpha, -3.0f);

@@ -287,3 +287,55 @@ Test(inputs, integer_values_are_whole_numbers_in_minus_two_to_two)
     for (int v = 0; v < 5; v++)
         cr_expect_gt(seen[v], N_INPUTS / 10, "the value %d appears (%d times)", v - 2, seen[v]);
 }
+
+/* NaN or Inf in the inputs: where cuBLAS's element is non-finite, ours must be of the
+ * same class (NaN, +Inf or -Inf); where cuBLAS's is finite, ours must be finite. */
+Test(check, nonfinite_reference_demands_the_same_class)
+{
+    problem p = make_problem(4, 4, 8, 1.0f, 0.0f, 0);
+    p.ref[1] = NAN;
+    p.ref[2] = INFINITY;
+    p.ref[3] = -INFINITY;
+    float c[16];
+    memcpy(c, p.ref, sizeof c);
+    check_result r = run_check(&p, c, 0);
+    cr_expect(r.pass, "the same NaN and infinities pass");
+    cr_expect_eq(r.n_nonfinite, 3);
+    cr_expect_eq(r.n_bad, 0);
+
+    const float wrong[][2] = {{1, 0.5f}, {2, -INFINITY}, {2, NAN}, {3, 1e30f}, {1, INFINITY}};
+    for (int i = 0; i < 5; i++) {
+        memcpy(c, p.ref, sizeof c);
+        c[(int)wrong[i][0]] = wrong[i][1];
+        r = run_check(&p, c, 0);
+        cr_expect_eq(r.pass, 0, "case %d: %g where cuBLAS has %g", i, (double)wrong[i][1],
+                     (double)p.ref[(int)wrong[i][0]]);
+        cr_expect_eq(r.n_bad, 1, "case %d", i);
+    }
+    r = run_check(&p, c, 1);
+    cr_expect_eq(r.pass, 0, "the same in exact mode");
+    free_problem(&p);
+}
+
+Test(inputs, nonfinite_spots_are_inside_and_follow_the_seed)
+{
+    enum { M = 5, N = 7, K = 3 };
+    float a[M * K], b[K * N];
+    for (unsigned long long seed = 0; seed < 200; seed++) {
+        fill_inputs(a, M * K, seed, INPUTS_RANDOM);
+        fill_inputs(b, K * N, seed + 1, INPUTS_RANDOM);
+        nonfinite_spots s = place_nonfinite(a, b, M, N, K, seed);
+        cr_assert(s.nan_row >= 0 && s.nan_row < M && s.nan_k >= 0 && s.nan_k < K && s.inf_k >= 0 &&
+                  s.inf_k < K && s.inf_col >= 0 && s.inf_col < N, "seed %llu: a spot outside", seed);
+        cr_assert(isnan(a[s.nan_row * K + s.nan_k]) && isinf(b[s.inf_k * N + s.inf_col]) &&
+                  b[s.inf_k * N + s.inf_col] > 0);
+        int nan_count = 0, inf_count = 0;
+        for (int i = 0; i < M * K; i++)
+            nan_count += !isfinite(a[i]);
+        for (int i = 0; i < K * N; i++)
+            inf_count += !isfinite(b[i]);
+        cr_assert(nan_count == 1 && inf_count == 1, "seed %llu: one special value each", seed);
+        nonfinite_spots again = place_nonfinite(a, b, M, N, K, seed);
+        cr_assert(memcmp(&s, &again, sizeof s) == 0, "the same seed, the same spots");
+    }
+}

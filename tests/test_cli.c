@@ -139,16 +139,77 @@ ParameterizedTest(cli_param *p, cli, help_exits_0_and_prints_usage)
 PER_STEP_PARAMETERS(sizes_that_overflow_exit_2_without_gpu)
 ParameterizedTest(cli_param *p, cli, sizes_that_overflow_exit_2_without_gpu)
 {
-    /* Caught before the GPU is opened: the byte count itself overflows 64 bits. */
-    const char *const argv[] = {p->step, "2147483647", "2147483647", "2147483647", NULL};
+    /* Caught before the GPU is opened: each size is allowed, but the byte count of the
+     * matrices overflows 64 bits. */
+    const char *const argv[] = {p->step, "1073741824", "1073741824", "1073741824", NULL};
     proc_result r;
     char st[64];
     run_process(argv, &r);
     cr_expect_eq(r.status, 2, "`%s` gave %s, expected exit 2" OUTPUT_FMT, r.cmd,
                  describe_status(r.status, st, sizeof st), r.out, r.err);
-    cr_expect(strstr(r.err, "2147483647") && strstr(r.err, "overflow"),
+    cr_expect(strstr(r.err, "1073741824") && strstr(r.err, "overflow"),
               "`%s`: stderr does not say the sizes overflow" OUTPUT_FMT, r.cmd, r.out, r.err);
     cr_expect_eq(r.out_len, 0, "`%s` printed on stdout" OUTPUT_FMT, r.cmd, r.out, r.err);
+    proc_result_free(&r);
+}
+
+/* The other side of the size bound (the bad-input table has 2^30 + 1 and INT_MAX): 2^30
+ * passes the parser and the 64-bit byte count, and reaches the GPU. Where there is one,
+ * such a run (a 2^30-long dot product) would take minutes, so this runs without a GPU. */
+PER_STEP_PARAMETERS(largest_size_reaches_the_gpu)
+ParameterizedTest(cli_param *p, cli, largest_size_reaches_the_gpu)
+{
+    char why[256], st[64];
+    if (gpu_available(why, sizeof why))
+        cr_skip_test("a CUDA GPU is present (%s): this would run a 2^30-long product; test_gpu.c runs M and N at 2^30", why);
+    const char *const argv[] = {p->step, "1", "1", "1073741824", NULL};
+    proc_result r;
+    run_process(argv, &r);
+    cr_expect_eq(r.status, 3, "`%s` gave %s, expected exit 3 (accepted, then no GPU)" OUTPUT_FMT, r.cmd,
+                 describe_status(r.status, st, sizeof st), r.out, r.err);
+    cr_expect(strstr(r.err, "no CUDA device"), "`%s`" OUTPUT_FMT, r.cmd, r.out, r.err);
+    proc_result_free(&r);
+}
+
+/* A 10,000-digit size: one short line whose reason shows, then the usage. */
+PER_STEP_PARAMETERS(ten_thousand_digit_size_exits_2_with_its_reason)
+ParameterizedTest(cli_param *p, cli, ten_thousand_digit_size_exits_2_with_its_reason)
+{
+    static char huge[10001];
+    memset(huge, '7', 10000);
+    const char *const argv[] = {p->step, huge, NULL};
+    proc_result r;
+    char st[64];
+    run_process(argv, &r);
+    cr_expect_eq(r.status, 2, "`%.40s...` gave %s, expected exit 2" OUTPUT_FMT, r.cmd,
+                 describe_status(r.status, st, sizeof st), r.out, r.err);
+    int first = (int)(line_end(r.err) - r.err);
+    cr_expect(first < 200, "the error line is %d characters long:\n%.400s", first, r.err);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", first, r.err);
+    cr_expect(strstr(line, "too large") && strstr(line, "10000 characters") && strstr(line, "1073741824"),
+              "the error line gives the reason: %s", line);
+    cr_expect_eq(count_lines(r.err), 3, "the error line and the two usage lines:\n%.600s", r.err);
+    proc_result_free(&r);
+}
+
+/* After "--" every argument is a size, so `./stepN ... -- 8` runs like `./stepN 8`. */
+PER_STEP_PARAMETERS(double_dash_then_a_size_runs)
+ParameterizedTest(cli_param *p, cli, double_dash_then_a_size_runs)
+{
+    char why[256], st[64];
+    int gpu = gpu_available(why, sizeof why);
+    const char *const argv[] = {p->step, "--reps", "1", "--warmup", "0", "--", "8", NULL};
+    proc_result r;
+    run_process(argv, &r);
+    if (gpu)
+        cr_expect(r.status == 0 && strstr(r.out, "M=8 N=8 K=8") && strstr(r.out, "PASS"),
+                  "`%s` gave %s, expected exit 0 and PASS at 8x8x8" OUTPUT_FMT, r.cmd,
+                  describe_status(r.status, st, sizeof st), r.out, r.err);
+    else
+        cr_expect(r.status == 3 && strstr(r.err, "no CUDA device"),
+                  "`%s` without a GPU gave %s, expected exit 3 (the size was accepted)" OUTPUT_FMT, r.cmd,
+                  describe_status(r.status, st, sizeof st), r.out, r.err);
     proc_result_free(&r);
 }
 
@@ -165,6 +226,9 @@ ParameterizedTest(cli_param *p, cli, no_gpu_exits_3)
                  describe_status(r.status, st, sizeof st), r.out, r.err);
     cr_expect(strstr(r.err, "no CUDA device"), "`%s`: stderr does not say \"no CUDA device\"" OUTPUT_FMT,
               r.cmd, r.out, r.err);
+    cr_expect_null(strstr(r.err, "insufficient"), "`%s`: no GPU is not a reason to upgrade a driver" OUTPUT_FMT,
+                   r.cmd, r.out, r.err);
+    cr_expect_eq(count_lines(r.err), 1, "`%s`: one line on stderr" OUTPUT_FMT, r.cmd, r.out, r.err);
     cr_expect_eq(r.out_len, 0, "`%s` printed on stdout" OUTPUT_FMT, r.cmd, r.out, r.err);
     proc_result_free(&r);
 }

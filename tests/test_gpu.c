@@ -2,8 +2,10 @@
  *
  * Each test runs ./stepN once per shape (and per stage count, for steps with --stages)
  * with --reps 1 --warmup 0 and demands exit 0 and PASS. The harness itself compares
- * every element with cuBLAS; these tests choose the shapes that break indexing and
- * edge code. Without a GPU every test here is skipped and says why. */
+ * every element with cuBLAS, launches the step a second time for the same bits, and
+ * checks the guard bands around C for stray writes; these tests choose the shapes that
+ * break indexing and edge code, reach every kernel a launch function can pick, and put
+ * NaN and Inf in the inputs. Without a GPU every test here is skipped and says why. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdint.h>
@@ -68,17 +70,28 @@ static void shape_scalars(const shape *s, char *alpha, char *beta, char *seed, s
     snprintf(seed, len, "%llu", (unsigned long long)((z >> 32) % 1000000));
 }
 
-/* Runs argv, expects exit 0 and PASS; returns 1 when it did. */
-static int expect_pass(const char *const *argv)
+/* Runs argv, expects exit 0 and PASS on the check, the second launch and the guards;
+ * returns 1 when it did, with the report in *out when out is not NULL (free it). */
+static int expect_pass_report(const char *const *argv, char **out)
 {
     proc_result r;
     char st[64];
     run_process(argv, &r);
-    int ok = r.status == 0 && strstr(r.out, "PASS") && !strstr(r.out, "FAIL");
-    cr_expect(ok, "`%s` gave %s, expected exit 0 and PASS" OUTPUT_FMT, r.cmd,
+    int ok = r.status == 0 && strstr(r.out, "  check    PASS") && strstr(r.out, "  repeat   PASS") &&
+             strstr(r.out, "  guards   PASS") && !strstr(r.out, "FAIL");
+    cr_expect(ok, "`%s` gave %s, expected exit 0 and PASS (check, repeat, guards)" OUTPUT_FMT, r.cmd,
               describe_status(r.status, st, sizeof st), r.out, r.err);
+    if (out) {
+        *out = r.out;
+        r.out = NULL;
+    }
     proc_result_free(&r);
     return ok;
+}
+
+static int expect_pass(const char *const *argv)
+{
+    return expect_pass_report(argv, NULL);
 }
 
 /* Every shape of one group, at every stage count the step has. */
@@ -162,6 +175,146 @@ ParameterizedTest(gpu_param *p, gpu, integer_inputs_bit_exact, .timeout = 600)
         }
     }
     cr_assert_gt(runs, 0);
+}
+
+/* ---- NaN and Inf in the inputs propagate as in cuBLAS ----
+ * --inputs nonfinite puts one NaN in A (its row of C must be all NaN) and one +Inf in B
+ * (its column of C must be +-Inf, NaN where it meets that row): a kernel that skips or
+ * zero-fills part of the matrix, or reads a stale tile, loses one of them. The harness
+ * compares each non-finite element's class with cuBLAS's; the report counts them. */
+static const shape NONFINITE_SHAPES[] = {{129, 127, 33, 0}, {64, 64, 7, 1}, {1000, 1, 1000, 0},
+                                         {7, 13, 5, 1}, {2048, 2050, 40, 0}, {0, 0, 0, 0}};
+
+ParameterizedTestParameters(gpu, nan_and_inf_propagate)
+{
+    static gpu_param params[MAX_STEPS];
+    int n = list_steps(params, MAX_STEPS);
+    return cr_make_param_array(gpu_param, params, (size_t)n);
+}
+
+ParameterizedTest(gpu_param *p, gpu, nan_and_inf_propagate, .timeout = 600)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
+    for (const shape *s = NONFINITE_SHAPES; s->m; s++) {
+        char m[16], n[16], k[16], alpha[16], beta[16], seed[24], stages[16], expected[64];
+        snprintf(m, sizeof m, "%d", s->m);
+        snprintf(n, sizeof n, "%d", s->n);
+        snprintf(k, sizeof k, "%d", s->k);
+        shape_scalars(s, alpha, beta, seed, sizeof alpha);
+        /* one row and one column of C, which share one element */
+        snprintf(expected, sizeof expected, "(%d of them NaN or Inf, as cuBLAS's)", s->m + s->n - 1);
+        int last = p->max_stages > 0 ? p->max_stages : 1;
+        for (int st = 1; st <= last; st++) {
+            snprintf(stages, sizeof stages, "%d", st);
+            const char *argv[] = {p->step, m, n, k, "--reps", "1", "--warmup", "0", "--seed", seed,
+                                  "--alpha", alpha, "--beta", beta, "--inputs", "nonfinite",
+                                  p->max_stages > 0 ? "--stages" : NULL, stages, NULL};
+            char *out = NULL;
+            if (expect_pass_report(argv, &out))
+                cr_expect(strstr(out, expected), "%s %s %s %s: the report does not say %s:\n%s", p->step, m, n,
+                          k, expected, out);
+            free(out);
+        }
+    }
+}
+
+/* ---- every kernel a launch function can pick ----
+ * A step with a choice names it on the report's "kernel" line. Each row: a shape and
+ * what that line must say there. Step 6 picks 128x128 tiles when there are at least as
+ * many of them as SMs: 2048 x 2050 makes 272, more than any GPU has SMs today; 64 x 130
+ * makes 2. Edges stay awkward: K is not a multiple of the k-tile, M not of the tile. */
+typedef struct {
+    const char *step;
+    int m, n, k;
+    const char *kernel;   /* what the "kernel" line contains */
+} kernel_case;
+
+static const kernel_case KERNEL_CASES[] = {
+    {"./step4", 130, 132, 36, "16-byte loads"},
+    {"./step4", 130, 130, 36, "4-byte loads"},     /* N not a multiple of 4 */
+    {"./step4", 130, 132, 35, "4-byte loads"},     /* K not a multiple of 4 */
+    {"./step5", 130, 132, 35, "16-byte pieces"},
+    {"./step5", 130, 130, 36, "4-byte pieces"},
+    {"./step6", 2047, 2052, 1001, "128x128 tiles (one or more per SM), B copied in 16-byte"},
+    {"./step6", 2047, 2050, 1001, "128x128 tiles (one or more per SM), B copied in 4-byte"},
+    {"./step6", 65, 132, 33, "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 16-byte"},
+    {"./step6", 65, 130, 33, "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 4-byte"},
+};
+enum { N_KERNEL_CASES = sizeof KERNEL_CASES / sizeof KERNEL_CASES[0] };
+
+ParameterizedTestParameters(gpu, every_kernel_choice_is_reached_and_passes)
+{
+    static gpu_param params[MAX_STEPS];
+    int n = list_steps(params, MAX_STEPS);
+    return cr_make_param_array(gpu_param, params, (size_t)n);
+}
+
+ParameterizedTest(gpu_param *p, gpu, every_kernel_choice_is_reached_and_passes, .timeout = 600)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
+    int cases = 0;
+    for (int c = 0; c < N_KERNEL_CASES; c++) {
+        const kernel_case *kc = &KERNEL_CASES[c];
+        if (strcmp(kc->step, p->step) != 0)
+            continue;
+        cases++;
+        char m[16], n[16], k[16], stages[16];
+        snprintf(m, sizeof m, "%d", kc->m);
+        snprintf(n, sizeof n, "%d", kc->n);
+        snprintf(k, sizeof k, "%d", kc->k);
+        int last = p->max_stages > 0 ? p->max_stages : 1;
+        for (int st = 1; st <= last; st++) {
+            snprintf(stages, sizeof stages, "%d", st);
+            const char *argv[] = {p->step, m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
+                                  p->max_stages > 0 ? "--stages" : NULL, stages, NULL};
+            char *out = NULL;
+            if (expect_pass_report(argv, &out)) {
+                const char *line = strstr(out, "  kernel   ");
+                cr_expect(line && strstr(line, kc->kernel) && strstr(line, kc->kernel) < line_end(line),
+                          "%s %s %s %s --stages %s: the kernel line does not say \"%s\":\n%s", p->step, m, n, k,
+                          stages, kc->kernel, out);
+            }
+            free(out);
+        }
+    }
+    /* A step without a choice prints no kernel line; one with a choice must have cases here. */
+    const char *argv[] = {p->step, "8", "--reps", "1", "--warmup", "0", NULL};
+    char *out = NULL;
+    if (expect_pass_report(argv, &out)) {
+        int has_line = strstr(out, "  kernel   ") != NULL;
+        cr_expect(has_line == (cases > 0), "%s %s a kernel line but has %d cases in KERNEL_CASES:\n%s", p->step,
+                  has_line ? "prints" : "prints no", cases, out);
+    }
+    free(out);
+}
+
+/* ---- the largest sizes the harness accepts ----
+ * M = 2^30 or N = 2^30 (with the other two 1): every index a step computes is then near
+ * its 32-bit limit's half, and the check still covers all 2^30 elements. (K = 2^30 would
+ * be a 2^30-long product in one thread or block: minutes per step, so the parser's
+ * boundary test and the index arithmetic's comments stand for it.) */
+Test(gpu, largest_m_and_n_pass, .timeout = 1200)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    /* One step after another (24 GB of GPU memory each), not in parallel. */
+    gpu_param steps[MAX_STEPS];
+    int n_steps = list_steps(steps, MAX_STEPS);
+    cr_assert_gt(n_steps, 0, "no step is built");
+    const char *const shapes[][3] = {{"1073741824", "1", "1"}, {"1", "1073741824", "1"}};
+    for (int s = 0; s < n_steps; s++)
+        for (int i = 0; i < 2; i++) {
+            const char *argv[] = {steps[s].step, shapes[i][0], shapes[i][1], shapes[i][2], "--reps", "1",
+                                  "--warmup", "0", NULL};
+            expect_pass(argv);
+        }
 }
 
 /* The plan above, checked on the CPU: every shape has a nonzero alpha, most a nonzero

@@ -1089,11 +1089,19 @@ Test(tools, sass_summary_counts_each_kernel)
     free(log);
 }
 
-/* cuobjdump reads binaries built here, with no GPU. */
+/* cuobjdump reads binaries built here, with no GPU. Where the toolkit has none and
+ * `make deps` has not installed one, the test skips, naming what is missing and the fix. */
 Test(tools, make_sass_summarizes_a_built_step)
 {
     char *log;
     int rc = plots_sh(&log, PLOTS_MAKE "sass STEP=6");
+    const char *missing = strstr(log, "cuobjdump is not installed");
+    if (rc != 0 && missing) {
+        char reason[512];
+        snprintf(reason, sizeof reason, "%.*s", (int)strcspn(missing, "\n"), missing);
+        free(log);
+        cr_skip_test("%s", reason);
+    }
     cr_assert_eq(rc, 0, "make sass STEP=6 failed:\n%s", log);
     cr_expect(strstr(log, "sgemm_unrolled") && strstr(log, "longest loop") && strstr(log, "LDGSTS"),
               "make sass STEP=6 printed no summary of step 6's kernels:\n%s", log);

@@ -149,46 +149,6 @@ Test(report, verdict)
     cr_expect_str_eq(verdict(&r), "UNCHECKED", "--no-check wins over the check result");
 }
 
-Test(report, csv_versions)
-{
-    run_report r = filled_report();
-    r.runtime_version = 12040;
-    r.driver_version = 13010;
-    char row[1024], *f[32], *copy;
-    format_csv_row(row, sizeof row, &r);
-    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS);
-    cr_expect_str_eq(f[17], "12.4");
-    cr_expect_str_eq(f[18], "13.1");
-    free(copy);
-}
-
-Test(report, csv_device_name_with_a_comma_is_cleaned)
-{
-    run_report r = filled_report();
-    const char *names[] = {"NVIDIA H100, PCIe", "GPU \"quoted\", with\nnewline", ",,,"};
-    for (int i = 0; i < 3; i++) {
-        r.device = names[i];
-        char row[1024], *f[32], *copy;
-        format_csv_row(row, sizeof row, &r);
-        cr_expect_null(strchr(row, '\n'), "no newline in the row: %s", row);
-        cr_expect_null(strchr(row, '"'), "no quote in the row: %s", row);
-        int n = split_csv(row, f, 32, &copy);
-        cr_expect_eq(n, N_COLUMNS, "device \"%s\": %d fields, not %d: %s", names[i], n, N_COLUMNS, row);
-        if (n == N_COLUMNS) {
-            cr_expect_str_eq(f[16], "132", "the columns after the device stay in place: %s", row);
-            cr_expect_str_eq(f[20], "2026-11-21T23:59:59Z");
-        }
-        free(copy);
-    }
-    r.device = "NVIDIA H100, PCIe";
-    char row[1024], *f[32], *copy;
-    format_csv_row(row, sizeof row, &r);
-    split_csv(row, f, 32, &copy);
-    cr_expect(strstr(f[15], "NVIDIA H100") && strstr(f[15], "PCIe"), "the name stays readable: %s",
-              f[15]);
-    free(copy);
-}
-
 /* print_report into a string. */
 static char *report_text(const run_report *r)
 {
@@ -240,4 +200,83 @@ Test(report, report_for_people_unchecked)
     cr_expect(strstr(t, "UNCHECKED"), "%s", t);
     cr_expect_null(strstr(t, "PASS"), "%s", t);
     free(t);
+}
+
+Test(report, verdict_fails_on_a_changed_repeat_or_a_stray_write)
+{
+    run_report r = filled_report();
+    r.repeat_diffs = 1;
+    cr_expect_str_eq(verdict(&r), "FAIL", "a second launch that differs is a failure");
+    r.repeat_diffs = 0;
+    r.guard_writes = 3;
+    cr_expect_str_eq(verdict(&r), "FAIL", "a write outside C is a failure");
+}
+
+Test(report, report_for_people_says_repeat_guards_and_kernel)
+{
+    run_report r = filled_report();
+    r.guard_words = 2048;
+    char *t = report_text(&r);
+    cr_expect(strstr(t, "  repeat   PASS"), "%s", t);
+    cr_expect(strstr(t, "  guards   PASS: the 2048 words"), "%s", t);
+    cr_expect_null(strstr(t, "  kernel"), "no kernel line for a step without a choice: %s", t);
+    free(t);
+
+    r.kernel = "128x128 tiles";
+    r.repeat_diffs = 5;
+    r.repeat_first = 2 * 768 + 3;
+    r.guard_writes = 7;
+    t = report_text(&r);
+    cr_expect(strstr(t, "  kernel   128x128 tiles\n"), "%s", t);
+    cr_expect(strstr(t, "  repeat   FAIL: a second launch changed 5 elements, the first at (2,3)"), "%s", t);
+    cr_expect(strstr(t, "  guards   FAIL: 7 of the 2048 words"), "%s", t);
+    free(t);
+
+    r = filled_report();
+    r.inputs = INPUTS_NONFINITE;
+    r.check.n_nonfinite = 1791;
+    t = report_text(&r);
+    cr_expect(strstr(t, "one NaN in A, one +Inf in B"), "%s", t);
+    cr_expect(strstr(t, "(1791 of them NaN or Inf, as cuBLAS's)"), "%s", t);
+    free(t);
+}
+
+Test(report, csv_versions)
+{
+    run_report r = filled_report();
+    r.runtime_version = 12040;
+    r.driver_version = 13010;
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS);
+    cr_expect_str_eq(f[17], "12.4");
+    cr_expect_str_eq(f[18], "13.1");
+    free(copy);
+}
+
+Test(report, csv_device_name_with_a_comma_is_cleaned)
+{
+    run_report r = filled_report();
+    const char *names[] = {"NVIDIA H100, PCIe", "GPU \"quoted\", with\nnewline", ",,,"};
+    for (int i = 0; i < 3; i++) {
+        r.device = names[i];
+        char row[1024], *f[32], *copy;
+        format_csv_row(row, sizeof row, &r);
+        cr_expect_null(strchr(row, '\n'), "no newline in the row: %s", row);
+        cr_expect_null(strchr(row, '"'), "no quote in the row: %s", row);
+        int n = split_csv(row, f, 32, &copy);
+        cr_expect_eq(n, N_COLUMNS, "device \"%s\": %d fields, not %d: %s", names[i], n, N_COLUMNS, row);
+        if (n == N_COLUMNS) {
+            cr_expect_str_eq(f[16], "132", "the columns after the device stay in place: %s", row);
+            cr_expect_str_eq(f[20], "2026-11-21T23:59:59Z");
+        }
+        free(copy);
+    }
+    r.device = "NVIDIA H100, PCIe";
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &r);
+    split_csv(row, f, 32, &copy);
+    cr_expect(strstr(f[15], "NVIDIA H100") && strstr(f[15], "PCIe"), "the name stays readable: %s",
+              f[15]);
+    free(copy);
 }

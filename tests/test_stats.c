@@ -63,20 +63,21 @@ Test(stats, gflops)
 Test(device_memory, bytes_needed_small_and_exact)
 {
     size_t bytes = 0;
-    /* A 2x4 (32 B) twice, B 4x3 (48 B) twice, C 2x3 (24 B) four times, the flush buffer 2 * L2. */
+    /* A 2x4 (32 B) twice, B 4x3 (48 B) twice, C 2x3 (24 B) four times, C's two 4 KiB
+     * guard bands, the flush buffer 2 * L2. */
     cr_assert(device_bytes_needed(2, 3, 4, 100, &bytes));
-    cr_expect_eq(bytes, (size_t)(2 * 32 + 2 * 48 + 4 * 24 + 2 * 100));
+    cr_expect_eq(bytes, (size_t)(2 * 32 + 2 * 48 + 4 * 24 + 8192 + 2 * 100));
     cr_assert(device_bytes_needed(1, 1, 1, 0, &bytes));
-    cr_expect_eq(bytes, (size_t)32);
+    cr_expect_eq(bytes, (size_t)32 + 8192);
     cr_assert(device_bytes_needed(1, 1, 1, -5, &bytes));
-    cr_expect_eq(bytes, (size_t)32, "a negative L2 size counts as none");
+    cr_expect_eq(bytes, (size_t)32 + 8192, "a negative L2 size counts as none");
 }
 
 Test(device_memory, bytes_needed_for_a_large_problem)
 {
     size_t bytes = 0;
     cr_assert(device_bytes_needed(100000, 100000, 100000, 50 << 20, &bytes));
-    cr_expect_eq(bytes, (size_t)8 * 40000000000ULL + 2 * (size_t)(50 << 20));
+    cr_expect_eq(bytes, (size_t)8 * 40000000000ULL + 8192 + 2 * (size_t)(50 << 20));
 }
 
 Test(device_memory, bytes_needed_overflow_returns_zero)
