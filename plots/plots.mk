@@ -57,7 +57,7 @@ STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README
 
 .PHONY: plots results chart table sweep sweep-chart tune tune-build tune-table
 
-results: $(BUILT_STEPS)
+results: $(BUILT_STEPS) left-out
 	@SIZES='$(SIZES)' REPS='$(REPS)' sh plots/run.sh '$(RESULTS)' $(PLOT_STEPS)
 
 # The GPU machine may have no gnuplot: then the CSV is the result, rendered elsewhere.
