@@ -57,7 +57,27 @@ def step6r(name):
     return s
 
 
+def step6r_plain(name):
+    """step6r with tiles in plain row-major order: no rasterization groups."""
+    s = step6r(name)
+    return sub(s, "    int group = blockIdx.x / (GROUP_M * tiles_n);",
+               "    return make_int2(blockIdx.x / tiles_n * CFG::BM, blockIdx.x % tiles_n * CFG::BN);\n"
+               "    int group = blockIdx.x / (GROUP_M * tiles_n);")
+
+
+def step5_big(name, bm, bn, bk):
+    """step 5 as it is, with other tiles, and shared memory past 48 KiB asked for."""
+    s = open("step5_pipeline/step5.cu").read()
+    s = sub(s, "constexpr int BM = 128, BN = 128, BK = 8;", f"constexpr int BM = {bm}, BN = {bn}, BK = {bk};")
+    for vec in ("true", "false"):
+        s = sub(s, f"        sgemm_pipelined<K_PIPE_MAX, {vec}><<<",
+                f"        cudaFuncSetAttribute(sgemm_pipelined<K_PIPE_MAX, {vec}>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),\n"
+                f"        sgemm_pipelined<K_PIPE_MAX, {vec}><<<")
+    return s
+
+
 kind, name, *args = sys.argv[1:]
-src = {"step3": step3, "step4": step4, "step6r": step6r}[kind](name, *args)
+src = {"step3": step3, "step4": step4, "step6r": step6r, "step6r_plain": step6r_plain,
+       "step5_big": step5_big}[kind](name, *args)
 src = src.replace('"../common/harness.h"', '"../../common/harness.h"')
 open(f"build/var/{name}.cu", "w").write(src)
