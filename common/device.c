@@ -103,3 +103,24 @@ void format_bytes(char *buf, size_t len, double bytes)
     }
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
+
+cudaError_t harness_sm_count(int *sms)
+{
+    int device;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+    return err;
+}
+
+size_t harness_tile_count(int m, int n, int bm, int bn)
+{
+    return ((size_t)m + bm - 1) / bm * (((size_t)n + bn - 1) / bn);
+}
+
+int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err)
+{
+    int sms = 0;
+    *err = harness_sm_count(&sms);
+    return *err == cudaSuccess && harness_tile_count(m, n, bm, bn) >= (size_t)sms;
+}

@@ -53,6 +53,18 @@ typedef struct {
     gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
 } step_info;
 
+/* The number of SMs of the current device, for a launch function that fits its tile to
+ * the GPU. Returns the CUDA error of the query, if any. */
+cudaError_t harness_sm_count(int *sms);
+
+/* The tiles of bm x bn that cover an m x n C. */
+size_t harness_tile_count(int m, int n, int bm, int bn);
+
+/* 1 when an m x n C cut into bm x bn tiles gives at least one tile to every SM of the
+ * current device, else 0: the rule by which steps 3 to 6 choose their tile. *err is the
+ * CUDA error of the SM count's query (then the answer is 0). */
+int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err);
+
 /* Runs the whole program; returns the exit code for main(). */
 int harness_main(int argc, char **argv, const step_info *step);
 

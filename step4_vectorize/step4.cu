@@ -5,24 +5,33 @@
  * store of C moves four floats. A tile of A is stored transposed (k-major), so
  * that the TM values of A a thread needs at step p lie side by side, like B's.
  * Rows that are not 16-byte aligned (K or N not a multiple of 4) take a scalar,
- * predicated copy of the same code, chosen once at launch.
+ * predicated copy of the same code, chosen once at launch. The k-tile is twice as
+ * deep as step 3's (16): each barrier pair now covers 16 slices of FMAs. The tiles
+ * are fitted to the SMs as in step 3.
  *
  *   make step4 && ./step4 1024
  */
 #include "../common/harness.h"
 
-constexpr int BM = 128, BN = 128, BK = 8;
-constexpr int TM = 8, TN = 8;
-constexpr int THREADS_N = BN / TN;            // 16
-constexpr int THREADS_M = BM / TM;            // 16
-constexpr int THREADS = THREADS_M * THREADS_N;
-// a_tile rows are padded by 4 floats: 132 = 4 (mod 32) puts the transposed
-// stores of one warp (16 rows x 2 k-columns) in 32 different banks.
+// a_tile rows are padded by 4 floats (BM + 4 = 4 mod 32), so that the transposed
+// stores of a warp spread over the banks instead of piling into a few.
 constexpr int A_PAD = 4;
-static_assert(TM == 8 && TN == 8, "a thread's tile is two 4-wide halves in each direction");
-static_assert((BM * BK) % (4 * THREADS) == 0 && (BK * BN) % (4 * THREADS) == 0,
-              "every thread copies the same number of float4 of each tile");
-static_assert(BK % 4 == 0 && BN % 4 == 0 && (BM + A_PAD) % 4 == 0, "float4 rows stay 16-byte aligned");
+
+// A block tile BM x BN, k-tiles BK deep, a TM x TN tile of C per thread made of
+// float4 pieces: rows ty*4 + {0..3} of each band of THREADS_M*4 rows, columns likewise.
+template <int BM_, int BN_, int BK_, int TM_, int TN_>
+struct tile_config {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+    static constexpr int THREADS_N = BN / TN, THREADS_M = BM / TM;
+    static constexpr int THREADS = THREADS_M * THREADS_N;
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "a thread's tile is made of float4 pieces");
+    static_assert((BM * BK) % (4 * THREADS) == 0 && (BK * BN) % (4 * THREADS) == 0,
+                  "every thread copies the same number of float4 of each tile");
+    static_assert(BK % 4 == 0 && BN % 4 == 0 && (BM + A_PAD) % 4 == 0, "float4 rows stay 16-byte aligned");
+};
+
+using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
+using small = tile_config<64, 64, 32, 4, 8>;     // 128 threads, 32 accumulators each
 
 // Four consecutive elements of a row-major matrix (rows x cols, leading dimension
 // ld) starting at (row, col), with zeros outside it. VEC: cols and ld are
@@ -72,11 +81,13 @@ __device__ __forceinline__ void store4(float *c, int row, int col, int m, int n,
     }
 }
 
-template <bool VEC>
-__global__ void __launch_bounds__(THREADS)
+template <typename CFG, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS)
 sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *b, float beta,
                  float *c)
 {
+    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK, TM = CFG::TM, TN = CFG::TN;
+    constexpr int THREADS = CFG::THREADS, THREADS_M = CFG::THREADS_M, THREADS_N = CFG::THREADS_N;
     __shared__ __align__(16) float a_tile[BK][BM + A_PAD];   // transposed: a_tile[p][row]
     __shared__ __align__(16) float b_tile[BK][BN];
 
@@ -119,16 +130,20 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
         }
         __syncthreads();
 
-        // A thread's rows are ty*4 + {0..3} and 64 + ty*4 + {0..3}; its columns
-        // likewise with tx. A warp's B fragment loads are 16 consecutive float4:
-        // conflict-free. Its A fragment loads are two float4, each broadcast.
+        // In the 128 x 128 tile a thread's rows are ty*4 + {0..3} and 64 + ty*4 + {0..3},
+        // its columns likewise with tx. A warp's B fragment loads are 16 consecutive
+        // float4 (256 bytes); its A fragment loads are two float4, each broadcast.
 #pragma unroll
         for (int p = 0; p < BK; p++) {
             float a_frag[TM], b_frag[TN];
-            *reinterpret_cast<float4 *>(&a_frag[0]) = *reinterpret_cast<const float4 *>(&a_tile[p][ty * 4]);
-            *reinterpret_cast<float4 *>(&a_frag[4]) = *reinterpret_cast<const float4 *>(&a_tile[p][BM / 2 + ty * 4]);
-            *reinterpret_cast<float4 *>(&b_frag[0]) = *reinterpret_cast<const float4 *>(&b_tile[p][tx * 4]);
-            *reinterpret_cast<float4 *>(&b_frag[4]) = *reinterpret_cast<const float4 *>(&b_tile[p][BN / 2 + tx * 4]);
+#pragma unroll
+            for (int i4 = 0; i4 < TM / 4; i4++)
+                *reinterpret_cast<float4 *>(&a_frag[4 * i4]) =
+                    *reinterpret_cast<const float4 *>(&a_tile[p][i4 * THREADS_M * 4 + ty * 4]);
+#pragma unroll
+            for (int j4 = 0; j4 < TN / 4; j4++)
+                *reinterpret_cast<float4 *>(&b_frag[4 * j4]) =
+                    *reinterpret_cast<const float4 *>(&b_tile[p][j4 * THREADS_N * 4 + tx * 4]);
 #pragma unroll
             for (int i = 0; i < TM; i++)
 #pragma unroll
@@ -140,10 +155,10 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
 
 #pragma unroll
     for (int i = 0; i < TM; i++) {
-        int row = tile_row + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
+        int row = tile_row + (i / 4) * THREADS_M * 4 + ty * 4 + i % 4;
 #pragma unroll
-        for (int half = 0; half < 2; half++) {
-            int col = tile_col + half * (BN / 2) + tx * 4;
+        for (int half = 0; half < TN / 4; half++) {
+            int col = tile_col + half * THREADS_N * 4 + tx * 4;
             float4 v = make_float4(acc[i][half * 4 + 0], acc[i][half * 4 + 1], acc[i][half * 4 + 2],
                                    acc[i][half * 4 + 3]);
             store4<VEC>(c, row, col, m, n, v, alpha, beta);
@@ -157,23 +172,41 @@ static bool rows_aligned(const gemm_args *g)
     return g->k % 4 == 0 && g->n % 4 == 0;
 }
 
-static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+template <typename CFG>
+static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 {
-    unsigned tiles = (unsigned)(((size_t)g->m + BM - 1) / BM * (((size_t)g->n + BN - 1) / BN));
+    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
     if (rows_aligned(g))
-        sgemm_vectorized<true><<<tiles, THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
-                                                              g->beta, g->c);
+        sgemm_vectorized<CFG, true><<<tiles, CFG::THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
+                                                                        g->beta, g->c);
     else
-        sgemm_vectorized<false><<<tiles, THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
-                                                               g->beta, g->c);
+        sgemm_vectorized<CFG, false><<<tiles, CFG::THREADS, 0, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
+                                                                         g->beta, g->c);
     return cudaGetLastError();
 }
 
-// Which kernel launch picks, in words: the report prints it, the tests reach both.
+// As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+    cudaError_t err;
+    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    if (err != cudaSuccess)
+        return err;
+    return large_tiles ? launch_config<large>(g, stream) : launch_config<small>(g, stream);
+}
+
+// Which kernel launch picks, in words: the report prints it, the tests reach all four.
 static const char *kernel_name(const gemm_args *g)
 {
-    return rows_aligned(g) ? "16-byte loads and stores (K and N multiples of 4)"
-                           : "4-byte loads and stores (K or N not a multiple of 4)";
+    cudaError_t err;
+    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    if (err != cudaSuccess)
+        return "unknown (the SM count could not be read)";
+    if (large_tiles)
+        return rows_aligned(g) ? "128x128 tiles, 16-byte loads and stores (K and N multiples of 4)"
+                               : "128x128 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
+    return rows_aligned(g) ? "64x64 tiles, 16-byte loads and stores (K and N multiples of 4)"
+                           : "64x64 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
 }
 
 int main(int argc, char **argv)

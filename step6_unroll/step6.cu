@@ -343,24 +343,13 @@ using tuned = tile_config<TUNE_BM, TUNE_BN, TUNE_WM, TUNE_WN, TUNE_TM, TUNE_TN>;
 #endif
 
 // Enough 128 x 128 tiles to give every SM one? Otherwise the 64 x 128 tiles.
-static cudaError_t use_large_tiles(const gemm_args *g, bool *large_tiles)
-{
-    int device, sms;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    size_t tiles = ((size_t)g->m + large::BM - 1) / large::BM * (((size_t)g->n + large::BN - 1) / large::BN);
-    *large_tiles = err == cudaSuccess && tiles >= (size_t)sms;
-    return err;
-}
-
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
 #ifdef TUNE_BM
     return launch_stages<tuned>(g, stream);
 #else
-    bool large_tiles;
-    cudaError_t err = use_large_tiles(g, &large_tiles);
+    cudaError_t err;
+    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
     if (err != cudaSuccess)
         return err;
     return large_tiles ? launch_stages<large>(g, stream) : launch_stages<small>(g, stream);
@@ -374,8 +363,9 @@ static const char *kernel_name(const gemm_args *g)
     (void)g;
     return "the tile shape of this tuning build";
 #else
-    bool large_tiles;
-    if (use_large_tiles(g, &large_tiles) != cudaSuccess)
+    cudaError_t err;
+    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    if (err != cudaSuccess)
         return "unknown (the SM count could not be read)";
     if (large_tiles)
         return g->n % 4 == 0 ? "128x128 tiles (one or more per SM), B copied in 16-byte pieces"

@@ -223,9 +223,10 @@ ParameterizedTest(gpu_param *p, gpu, nan_and_inf_propagate, .timeout = 600)
 
 /* ---- every kernel a launch function can pick ----
  * A step with a choice names it on the report's "kernel" line. Each row: a shape and
- * what that line must say there. Step 6 picks 128x128 tiles when there are at least as
- * many of them as SMs: 2048 x 2050 makes 272, more than any GPU has SMs today; 64 x 130
- * makes 2. Edges stay awkward: K is not a multiple of the k-tile, M not of the tile. */
+ * what that line must say there. Steps 3 to 6 pick 128x128 tiles when there are at
+ * least as many of them as SMs: 2047 x 2050 makes 272, more than any GPU has SMs today;
+ * 65 x 130 makes 2. Edges stay awkward: K is not a multiple of the k-tile, M not of the
+ * tile. */
 typedef struct {
     const char *step;
     int m, n, k;
@@ -233,11 +234,17 @@ typedef struct {
 } kernel_case;
 
 static const kernel_case KERNEL_CASES[] = {
-    {"./step4", 130, 132, 36, "16-byte loads"},
-    {"./step4", 130, 130, 36, "4-byte loads"},     /* N not a multiple of 4 */
-    {"./step4", 130, 132, 35, "4-byte loads"},     /* K not a multiple of 4 */
-    {"./step5", 130, 132, 35, "16-byte pieces"},
-    {"./step5", 130, 130, 36, "4-byte pieces"},
+    {"./step3", 2047, 2050, 1001, "128x128 tiles of 8x8 a thread"},
+    {"./step3", 65, 130, 33, "32x64 tiles of 4x4 a thread"},
+    {"./step4", 2047, 2052, 1004, "128x128 tiles, 16-byte loads"},
+    {"./step4", 2047, 2050, 1004, "128x128 tiles, 4-byte loads"},   /* N not a multiple of 4 */
+    {"./step4", 2047, 2052, 1001, "128x128 tiles, 4-byte loads"},   /* K not a multiple of 4 */
+    {"./step4", 65, 132, 36, "64x64 tiles, 16-byte loads"},
+    {"./step4", 65, 132, 35, "64x64 tiles, 4-byte loads"},
+    {"./step5", 2047, 2052, 1001, "128x128 tiles, B copied and C stored in 16-byte pieces"},
+    {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
+    {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
+    {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step6", 2047, 2052, 1001, "128x128 tiles (one or more per SM), B copied in 16-byte"},
     {"./step6", 2047, 2050, 1001, "128x128 tiles (one or more per SM), B copied in 4-byte"},
     {"./step6", 65, 132, 33, "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 16-byte"},
