@@ -86,7 +86,7 @@ int device_bytes_needed(int m, int n, int k, int l2_bytes, size_t *bytes)
         return 0;
     /* A and |A|, B and |B|; C, C0, the reference and the bound |A||B|; C's guard bands. */
     if (!mul_add(a, 2, 0, &total) || !mul_add(b, 2, total, &total) ||
-        !mul_add(c, 4, total, &total) || !mul_add(8192, 1, total, &total) ||
+        !mul_add(c, 4, total, &total) || !mul_add(2 * GUARD_FLOATS, sizeof(float), total, &total) ||
         !mul_add((size_t)(l2_bytes > 0 ? l2_bytes : 0), 2, total, &total))
         return 0;
     *bytes = total;
@@ -104,7 +104,7 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
-cudaError_t harness_sm_count(int *sms)
+static cudaError_t sm_count(int *sms)
 {
     int device;
     cudaError_t err = cudaGetDevice(&device);
@@ -121,6 +121,6 @@ size_t harness_tile_count(int m, int n, int bm, int bn)
 int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err)
 {
     int sms = 0;
-    *err = harness_sm_count(&sms);
+    *err = sm_count(&sms);
     return *err == cudaSuccess && harness_tile_count(m, n, bm, bn) >= (size_t)sms;
 }

@@ -31,8 +31,14 @@ int cuda_device_count(char *why, size_t len);
 /* Picks device 0 and fills info. Exits with EXIT_CUDA, saying why, when there is no GPU. */
 void device_open(device_info *info);
 
+/* C sits inside a larger allocation, between two guard bands of GUARD_FLOATS words
+ * filled with GUARD_BYTE: a step that writes just outside C is caught, not only one
+ * that writes outside the allocation (which compute-sanitizer sees). 4 KiB keeps C's
+ * first row 256-byte aligned, as cudaMalloc would. */
+enum { GUARD_FLOATS = 1024, GUARD_BYTE = 0xA5 };
+
 /* Device bytes the harness allocates for an M x N x K problem (matrices, the
- * reference, the error bound's operands and the L2 flush buffer). Returns 0
+ * reference, the error bound's operands, C's guard bands and the L2 flush buffer). Returns 0
  * and leaves *bytes alone when the count overflows 64 bits. */
 int device_bytes_needed(int m, int n, int k, int l2_bytes, size_t *bytes);
 

@@ -17,12 +17,6 @@
 #include "stats.h"
 #include "timing.h"
 
-/* C sits inside a larger allocation, between two guard bands of GUARD_FLOATS words
- * filled with GUARD_BYTE: a step that writes just outside C is caught, not only one
- * that writes outside the allocation (which compute-sanitizer sees). 4 KiB keeps C's
- * first row 256-byte aligned, as cudaMalloc would. */
-enum { GUARD_FLOATS = 1024, GUARD_BYTE = 0xA5 };
-
 static void *host_alloc(size_t bytes, const char *what)
 {
     void *p = malloc(bytes);

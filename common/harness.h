@@ -53,10 +53,6 @@ typedef struct {
     gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
 } step_info;
 
-/* The number of SMs of the current device, for a launch function that fits its tile to
- * the GPU. Returns the CUDA error of the query, if any. */
-cudaError_t harness_sm_count(int *sms);
-
 /* The tiles of bm x bn that cover an m x n C. */
 size_t harness_tile_count(int m, int n, int bm, int bn);
 

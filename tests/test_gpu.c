@@ -54,6 +54,15 @@ static int list_steps(gpu_param *out, int max)
     return n;
 }
 
+/* Every built step, as parameters (Criterion needs one parameter function per test). */
+#define PER_STEP_PARAMETERS(name)                                      \
+    ParameterizedTestParameters(gpu, name)                             \
+    {                                                                  \
+        static gpu_param params[MAX_STEPS];                            \
+        int n = list_steps(params, MAX_STEPS);                         \
+        return cr_make_param_array(gpu_param, params, (size_t)n);      \
+    }
+
 /* alpha, beta and the seed: pseudo-random, but fixed by the shape, so a failure repeats. */
 static void shape_scalars(const shape *s, char *alpha, char *beta, char *seed, size_t len)
 {
@@ -143,12 +152,7 @@ ParameterizedTest(gpu_param *p, gpu, awkward_shapes_pass, .timeout = 1200)
 
 /* Small integers make every sum exact in FP32, so the harness demands equality with
  * cuBLAS: any indexing mistake shows, however small. */
-ParameterizedTestParameters(gpu, integer_inputs_bit_exact)
-{
-    static gpu_param params[MAX_STEPS];
-    int n = list_steps(params, MAX_STEPS);
-    return cr_make_param_array(gpu_param, params, (size_t)n);
-}
+PER_STEP_PARAMETERS(integer_inputs_bit_exact)
 
 ParameterizedTest(gpu_param *p, gpu, integer_inputs_bit_exact, .timeout = 600)
 {
@@ -185,12 +189,7 @@ ParameterizedTest(gpu_param *p, gpu, integer_inputs_bit_exact, .timeout = 600)
 static const shape NONFINITE_SHAPES[] = {{129, 127, 33, 0}, {64, 64, 7, 1}, {1000, 1, 1000, 0},
                                          {7, 13, 5, 1}, {2048, 2050, 40, 0}, {0, 0, 0, 0}};
 
-ParameterizedTestParameters(gpu, nan_and_inf_propagate)
-{
-    static gpu_param params[MAX_STEPS];
-    int n = list_steps(params, MAX_STEPS);
-    return cr_make_param_array(gpu_param, params, (size_t)n);
-}
+PER_STEP_PARAMETERS(nan_and_inf_propagate)
 
 ParameterizedTest(gpu_param *p, gpu, nan_and_inf_propagate, .timeout = 600)
 {
@@ -252,12 +251,7 @@ static const kernel_case KERNEL_CASES[] = {
 };
 enum { N_KERNEL_CASES = sizeof KERNEL_CASES / sizeof KERNEL_CASES[0] };
 
-ParameterizedTestParameters(gpu, every_kernel_choice_is_reached_and_passes)
-{
-    static gpu_param params[MAX_STEPS];
-    int n = list_steps(params, MAX_STEPS);
-    return cr_make_param_array(gpu_param, params, (size_t)n);
-}
+PER_STEP_PARAMETERS(every_kernel_choice_is_reached_and_passes)
 
 ParameterizedTest(gpu_param *p, gpu, every_kernel_choice_is_reached_and_passes, .timeout = 600)
 {
