@@ -17,6 +17,13 @@
  *   make step6 && ./step6 4096
  */
 #include "../common/harness.h"
+#include <cooperative_groups.h>
+
+#ifndef SPLIT_SMALL
+#define SPLIT_SMALL 1
+#endif
+
+namespace cg = cooperative_groups;
 
 #ifdef TUNE_BK
 constexpr int BK = TUNE_BK;
@@ -103,17 +110,18 @@ struct copy_plan {
     }
 };
 
-// Issue the copies of one k-tile (k0 = its first k) into one stage. Outside the
-// matrix a copy reads 0 bytes and zero-fills: its address is never dereferenced
-// (compute-sanitizer agrees), so it needs no clamping.
+// Issue the copies of one k-tile (k0 = its first k) into one stage; k_len is the
+// length of the block's share of K (K itself unless K is split). Outside the matrix
+// or that share a copy reads 0 bytes and zero-fills: its address is never
+// dereferenced (compute-sanitizer agrees), so it needs no clamping.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
-                                          int n, int k, int k0)
+                                          int n, int k_len, int k0)
 {
     using P = copy_plan<CFG>;
 #pragma unroll
     for (int kp = 0; kp < P::A_K_PASSES; kp++) {
-        bool k_inside = k0 + kp * 8 + plan.kq < k;
+        bool k_inside = k0 + kp * 8 + plan.kq < k_len;
 #pragma unroll
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
@@ -126,11 +134,11 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         const float *src = plan.b_src + (size_t)(k0 + i * P::B_ROWS_PER_PASS) * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            cp_async_16(dst, src, r < k && plan.b_cols > 0);
+            cp_async_16(dst, src, r < k_len && plan.b_cols > 0);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, r < k && j < plan.b_cols);
+                cp_async_4(dst + j, src + j, r < k_len && j < plan.b_cols);
         }
     }
 }
@@ -166,17 +174,107 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
 // column by column within a group, so that the blocks running at one time share
 // panels of A and B while both are in L2. Returns the tile's first row and column.
 template <typename CFG>
-__device__ __forceinline__ int2 tile_origin(int m, int n)
+__device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
 {
     int tiles_m = (m + CFG::BM - 1) / CFG::BM, tiles_n = (n + CFG::BN - 1) / CFG::BN;
-    int group = blockIdx.x / (GROUP_M * tiles_n);
+    int group = tile / (GROUP_M * tiles_n);
     int first_m = group * GROUP_M;
     int group_rows = min(tiles_m - first_m, GROUP_M);
-    int in_group = blockIdx.x % (GROUP_M * tiles_n);
+    int in_group = tile % (GROUP_M * tiles_n);
     return make_int2((first_m + in_group % group_rows) * CFG::BM, in_group / group_rows * CFG::BN);
 }
 
-template <typename CFG, int K_PIPE_MAX, bool VEC>
+// Four consecutive elements of C from `col` on, v = alpha * (A B): adds beta * C
+// unless beta is 0 (C is not read then: it may hold NaN), and writes only inside C.
+template <bool VEC>
+__device__ __forceinline__ void store_c4(float *out, float (&v)[4], int col, int n, float beta)
+{
+    if (VEC) {
+        if (col >= n)
+            return;
+        if (beta != 0.0f) {
+            float4 old = *reinterpret_cast<const float4 *>(out);
+            v[0] += beta * old.x; v[1] += beta * old.y; v[2] += beta * old.z; v[3] += beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(out) = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (col + j < n)
+                out[j] = beta == 0.0f ? v[j] : v[j] + beta * out[j];
+    }
+}
+
+// The epilogue without a split: C straight from the accumulators, each thread's
+// rows and columns in float4-wide pieces.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void store_tile(float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off, int m, int n,
+                                           float alpha, float beta, float *c, int tile_row, int tile_col)
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++) {
+        int row = tile_row + a_off + (i / 4) * CFG::LANES_M * 4 + i % 4;
+        if (row >= m)
+            continue;
+#pragma unroll
+        for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
+            int col = tile_col + b_off + j4 * CFG::LANES_N * 4;
+            float v[4] = {alpha * acc[i][4 * j4], alpha * acc[i][4 * j4 + 1], alpha * acc[i][4 * j4 + 2],
+                          alpha * acc[i][4 * j4 + 3]};
+            store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
+        }
+    }
+}
+
+// The epilogue of a split K, in the cluster's distributed shared memory: every
+// block writes its partial tile into its own shared memory; after a cluster-wide
+// barrier, block `rank` adds up rows rank * BM / SPLIT onwards of all SPLIT
+// partials, in rank order (the same order every launch: the same bits), and
+// writes them to C. The second barrier keeps each block's shared memory alive
+// until the others have read it.
+template <typename CFG, int SPLIT, bool VEC>
+__device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off,
+                                             int b_off, int m, int n, float alpha, float beta, float *c, int tile_row,
+                                             int tile_col)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT;
+    static_assert(CFG::BM % SPLIT == 0 && (ROWS * BN / 4) % CFG::THREADS == 0,
+                  "each block adds up whole rows, every thread the same share");
+    cg::cluster_group cluster = cg::this_cluster();
+    int rank = (int)cluster.block_rank();   // = blockIdx.x % SPLIT
+    __syncthreads();   // the stages are read no more: the partial tile goes over them
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+        for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
+            int row = a_off + (i / 4) * CFG::LANES_M * 4 + i % 4, col = b_off + j4 * CFG::LANES_N * 4;
+            *reinterpret_cast<float4 *>(&smem[row * BN + col]) =
+                make_float4(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2], acc[i][4 * j4 + 3]);
+        }
+    cluster.sync();
+#pragma unroll
+    for (int e = threadIdx.x; e < ROWS * BN / 4; e += CFG::THREADS) {
+        int row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
+        float4 sum = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], 0));
+#pragma unroll
+        for (int s = 1; s < SPLIT; s++) {
+            float4 part = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], s));
+            sum.x += part.x; sum.y += part.y; sum.z += part.z; sum.w += part.w;
+        }
+        row += tile_row;
+        col += tile_col;
+        float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
+        if (row < m)
+            store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
+    }
+    cluster.sync();
+#else
+    __trap();   // launch() splits K only where the kernel was built for sm_90 or newer
+#endif
+}
+
+template <typename CFG, int K_PIPE_MAX, int SPLIT, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
@@ -185,11 +283,18 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     float *a_stages = smem;
     float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
 
+    // Split K: the SPLIT blocks of a cluster share one tile of C, block `rank` the
+    // rank-th share of its k-tiles. Without a split, rank is 0 and the share is all of K.
+    int tile = blockIdx.x / SPLIT, rank = blockIdx.x % SPLIT;
+    int k_tiles_each = ((k + BK - 1) / BK + SPLIT - 1) / SPLIT;
+    int k_begin = min(rank * k_tiles_each * BK, k), k_len = min(k_tiles_each * BK, k - k_begin);
+    int k_tile_count = (k_len + BK - 1) / BK;
+
     // The epilogue reads the tile's origin back from shared memory: kept in two
     // registers through the main loop, it pushed the kernel past 128 registers
     // (a 4- to 8-byte spill at 3 stages).
     __shared__ int2 saved_origin;
-    int2 origin = tile_origin<CFG>(m, n);
+    int2 origin = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
         saved_origin = origin;   // visible to all after the main loop's first barrier
     int tile_row = origin.x, tile_col = origin.y;
@@ -200,15 +305,15 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
     int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
     int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
-    int k_tile_count = (k + BK - 1) / BK;
-    const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
+    // The block's share of K starts at column k_begin of A and row k_begin of B.
+    const copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
 
     float acc[TM][TN] = {};
     float a_frag[2][TM], b_frag[2][TN];
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            load_tile<CFG, VEC>(a_stages, b_stages, plan, n, k, k_tile * BK);
+            load_tile<CFG, VEC>(a_stages, b_stages, plan, n, k_len, k_tile * BK);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
@@ -224,7 +329,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
             if (s < k_tile_count)
-                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, n, k,
+                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, n, k_len,
                                     s * BK);
             cp_async_commit();
         }
@@ -267,7 +372,7 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
                         int k_tile_next = k_tile + K_PIPE_MAX - 1;
                         if (k_tile_next < k_tile_count)
                             load_tile<CFG, VEC>(a_stages + smem_pipe_write * CFG::A_STAGE,
-                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, n, k,
+                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, n, k_len,
                                                 k_tile_next * BK);
                         cp_async_commit();
                     }
@@ -277,60 +382,55 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
         }
         cp_async_wait<0>();   // EPILOGUE: only empty groups are left
     }
-
-    // C: each thread's rows and columns come in float4-wide pieces.
     tile_row = saved_origin.x;
     tile_col = saved_origin.y;
-#pragma unroll
-    for (int i = 0; i < TM; i++) {
-        int row = tile_row + a_off + (i / 4) * CFG::LANES_M * 4 + i % 4;
-        if (row >= m)
-            continue;
-#pragma unroll
-        for (int j4 = 0; j4 < TN / 4; j4++) {
-            int col = tile_col + b_off + j4 * CFG::LANES_N * 4;
-            float *out = c + (size_t)row * n + col;
-            float v[4] = {alpha * acc[i][4 * j4], alpha * acc[i][4 * j4 + 1], alpha * acc[i][4 * j4 + 2],
-                          alpha * acc[i][4 * j4 + 3]};
-            if (VEC) {
-                if (col >= n)
-                    continue;
-                if (beta != 0.0f) {
-                    float4 old = *reinterpret_cast<const float4 *>(out);
-                    v[0] += beta * old.x; v[1] += beta * old.y; v[2] += beta * old.z; v[3] += beta * old.w;
-                }
-                *reinterpret_cast<float4 *>(out) = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < n)
-                        out[j] = beta == 0.0f ? v[j] : v[j] + beta * out[j];
-            }
-        }
-    }
+    if constexpr (SPLIT > 1)
+        reduce_split<CFG, SPLIT, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+    else
+        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
-template <typename CFG, int K_PIPE_MAX>
+template <typename CFG, int K_PIPE_MAX, int SPLIT>
 static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 {
-    unsigned tiles = (unsigned)(((size_t)g->m + CFG::BM - 1) / CFG::BM * (((size_t)g->n + CFG::BN - 1) / CFG::BN));
+    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
+    // The stages; with a split K, the partial tile reuses them at the end, and may need more.
     int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
+    if (SPLIT > 1)
+        smem = max(smem, CFG::BM * CFG::BN * (int)sizeof(float));
+    auto kernel = g->n % 4 == 0 ? sgemm_unrolled<CFG, K_PIPE_MAX, SPLIT, true>
+                                : sgemm_unrolled<CFG, K_PIPE_MAX, SPLIT, false>;
     // Past 48 KiB of shared memory a kernel must ask for it.
-    auto kernel = g->n % 4 == 0 ? sgemm_unrolled<CFG, K_PIPE_MAX, true> : sgemm_unrolled<CFG, K_PIPE_MAX, false>;
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess)
         return err;
-    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    // SPLIT blocks a tile, launched as clusters of SPLIT: the blocks of a cluster run
+    // at the same time, on SMs of one GPC, and can read each other's shared memory.
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = SPLIT;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(tiles * SPLIT);
+    config.blockDim = dim3(CFG::THREADS);
+    config.dynamicSmemBytes = (size_t)smem;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = SPLIT > 1 ? 1 : 0;
+    err = cudaLaunchKernelEx(&config, kernel, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    if (err != cudaSuccess)
+        return err;
     return cudaGetLastError();
 }
 
-template <typename CFG>
+template <typename CFG, int SPLIT>
 static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
 {
     switch (g->stages) {
-    case 1: return launch_config<CFG, 1>(g, stream);
-    case 2: return launch_config<CFG, 2>(g, stream);
-    case 3: return launch_config<CFG, 3>(g, stream);
+    case 1: return launch_config<CFG, 1, SPLIT>(g, stream);
+    case 2: return launch_config<CFG, 2, SPLIT>(g, stream);
+    case 3: return launch_config<CFG, 3, SPLIT>(g, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -339,35 +439,62 @@ using large = tile_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumula
 using small = tile_config<64, 128, 32, 64, 8, 8>;    // 128 threads, 64 accumulators each
 
 #ifdef TUNE_BM   // `make tune` builds one binary per configuration
+#ifndef TUNE_SPLIT
+#define TUNE_SPLIT 1
+#endif
 using tuned = tile_config<TUNE_BM, TUNE_BN, TUNE_WM, TUNE_WN, TUNE_TM, TUNE_TN>;
 #endif
 
-// Enough 128 x 128 tiles to give every SM one? Otherwise the 64 x 128 tiles.
+// What launch() runs: which tiles, and how many blocks share each tile's K.
+typedef struct {
+    bool large_tiles;
+    int split;
+    cudaError_t err;   // of the device queries behind the choice
+} launch_plan;
+
+// Enough 128 x 128 tiles to give every SM one: those, K whole. Fewer: split K,
+// where the GPU has clusters, so that the blocks give every SM work.
+static launch_plan plan_launch(const gemm_args *g)
+{
+    launch_plan p = {true, 1, cudaSuccess};
+    p.large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &p.err);
+    if (p.err != cudaSuccess || p.large_tiles)
+        return p;
+    p.split = SPLIT_SMALL;
+    return p;
+}
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
 #ifdef TUNE_BM
-    return launch_stages<tuned>(g, stream);
+    return launch_stages<tuned, TUNE_SPLIT>(g, stream);
 #else
-    cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
-    if (err != cudaSuccess)
-        return err;
-    return large_tiles ? launch_stages<large>(g, stream) : launch_stages<small>(g, stream);
+    launch_plan p = plan_launch(g);
+    if (p.err != cudaSuccess)
+        return p.err;
+    if (p.large_tiles)
+        return launch_stages<large, 1>(g, stream);
+    switch (p.split) {
+    case 1: return launch_stages<small, 1>(g, stream);
+    case 2: return launch_stages<small, 2>(g, stream);
+    case 4: return launch_stages<small, 4>(g, stream);
+    case 8: return launch_stages<small, 8>(g, stream);
+    default: return cudaErrorInvalidValue;
+    }
 #endif
 }
 
-// Which kernel launch picks, in words: the report prints it, the tests reach all four.
+// Which kernel launch picks, in words: the report prints it, the tests reach all of them.
 static const char *kernel_name(const gemm_args *g)
 {
 #ifdef TUNE_BM
     (void)g;
     return "the tile shape of this tuning build";
 #else
-    cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
-    if (err != cudaSuccess)
+    launch_plan p = plan_launch(g);
+    if (p.err != cudaSuccess)
         return "unknown (the SM count could not be read)";
-    if (large_tiles)
+    if (p.large_tiles)
         return g->n % 4 == 0 ? "128x128 tiles (one or more per SM), B copied in 16-byte pieces"
                              : "128x128 tiles (one or more per SM), B copied in 4-byte pieces";
     return g->n % 4 == 0 ? "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 16-byte pieces"
