@@ -104,13 +104,13 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
-static cudaError_t sm_count(int *sms)
+int harness_sm_count(cudaError_t *err)
 {
-    int device;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
-    return err;
+    int device, sms = 0;
+    *err = cudaGetDevice(&device);
+    if (*err == cudaSuccess)
+        *err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    return *err == cudaSuccess ? sms : 0;
 }
 
 size_t harness_tile_count(int m, int n, int bm, int bn)
@@ -120,7 +120,6 @@ size_t harness_tile_count(int m, int n, int bm, int bn)
 
 int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err)
 {
-    int sms = 0;
-    *err = sm_count(&sms);
+    int sms = harness_sm_count(err);
     return *err == cudaSuccess && harness_tile_count(m, n, bm, bn) >= (size_t)sms;
 }

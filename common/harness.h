@@ -53,6 +53,9 @@ typedef struct {
     gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
 } step_info;
 
+/* The SM count of the current device; *err is the CUDA error of the query (then 0). */
+int harness_sm_count(cudaError_t *err);
+
 /* The tiles of bm x bn that cover an m x n C. */
 size_t harness_tile_count(int m, int n, int bm, int bn);
 

@@ -244,10 +244,26 @@ static const kernel_case KERNEL_CASES[] = {
     {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
     {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
-    {"./step6", 2047, 2052, 1001, "128x128 tiles (one or more per SM), B copied in 16-byte"},
-    {"./step6", 2047, 2050, 1001, "128x128 tiles (one or more per SM), B copied in 4-byte"},
-    {"./step6", 65, 132, 33, "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 16-byte"},
-    {"./step6", 65, 130, 33, "64x128 tiles (fewer 128x128 tiles than SMs), B copied in 4-byte"},
+    {"./step6", 2047, 2052, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 16-byte"},
+    {"./step6", 2047, 2050, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 4-byte"},
+    /* Step 6 with fewer 128x128 tiles than SMs: 64x128 tiles while there are at least half
+     * as many as SMs, else 64x64; K split until every SM has a block, and split once more
+     * where K allows (see plan_launch). These shapes reach each choice on GPUs of 132 to 144
+     * SMs (an H100 SXM or an H200 has 132). */
+    {"./step6", 1100, 1000, 200, "64x128 tiles, K whole, B copied in 16-byte"},
+    {"./step6", 1100, 998, 200, "64x128 tiles, K whole, B copied in 4-byte"},
+    {"./step6", 1000, 1000, 300, "64x128 tiles, K split in 2, B copied in 16-byte"},
+    {"./step6", 1000, 998, 300, "64x128 tiles, K split in 2, B copied in 4-byte"},
+    {"./step6", 1000, 1000, 600, "64x128 tiles, K split in 4, B copied in 16-byte"},
+    {"./step6", 1000, 998, 600, "64x128 tiles, K split in 4, B copied in 4-byte"},
+    {"./step6", 65, 132, 33, "64x64 tiles, K whole, B copied in 16-byte"},
+    {"./step6", 65, 130, 33, "64x64 tiles, K whole, B copied in 4-byte"},
+    {"./step6", 500, 500, 100, "64x64 tiles, K split in 2, B copied in 16-byte"},
+    {"./step6", 500, 498, 100, "64x64 tiles, K split in 2, B copied in 4-byte"},
+    {"./step6", 500, 500, 300, "64x64 tiles, K split in 4, B copied in 16-byte"},
+    {"./step6", 500, 498, 300, "64x64 tiles, K split in 4, B copied in 4-byte"},
+    {"./step6", 200, 252, 300, "64x64 tiles, K split in 8, B copied in 16-byte"},
+    {"./step6", 200, 250, 300, "64x64 tiles, K split in 8, B copied in 4-byte"},
 };
 enum { N_KERNEL_CASES = sizeof KERNEL_CASES / sizeof KERNEL_CASES[0] };
 
