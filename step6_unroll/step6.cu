@@ -12,7 +12,10 @@
  *   - tile shapes chosen for the problem: 128 x 128 when there are enough tiles
  *     to fill 132 SMs, smaller tiles when there are not (1024 has only 64);
  *   - rasterization: blocks walk C in groups of GROUP_M tile rows, so the tiles
- *     running at one time share A and B panels in L2.
+ *     running at one time share A and B panels in L2;
+ *   - split K where even the smaller tiles leave SMs idle: 2 to 8 blocks share
+ *     a tile, one cluster, and add their partial tiles through distributed
+ *     shared memory in a fixed order (Hopper, sm_90).
  *
  *   make step6 && ./step6 4096
  */
@@ -28,7 +31,7 @@ constexpr int BK = 8;                         // depth of one k-tile
 #endif
 constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
 constexpr int GROUP_M = 8;                    // tile rows per rasterization group
-constexpr int MAX_STAGES = 3;                 // 4 stages need a 129th register (see README)
+constexpr int MAX_STAGES = 3;                 // measured with 1 to 3 (`make tune`): 3 is best at most sizes
 
 // cp.async copies global -> shared without a register in between; 0 source
 // bytes (outside the matrix) zero-fill the destination.
@@ -74,7 +77,7 @@ struct tile_config {
 // for the whole loop; a k-tile only adds k0. A warp still copies 8 consecutive
 // k (one 32-byte sector) of each of 4 rows: a mapping where each thread took 4
 // consecutive k of one row needed fewer instructions but touched 16 sectors per
-// warp-wide copy, and ran 6% slower at 4096 (see README).
+// warp-wide copy, and ran 5.4% slower at 4096 (see README).
 template <typename CFG>
 struct copy_plan {
     static constexpr int A_ROWS_PER_PASS = CFG::THREADS / 8;              // a pass: 8 k of these rows
