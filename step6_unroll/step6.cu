@@ -158,6 +158,10 @@ __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (
             *reinterpret_cast<const float4 *>(&b_stage[p * CFG::BN + b_off + j * CFG::LANES_N * 4]);
 }
 
+// The FMAs of one slice, in serpentine order: odd rows walk their columns backwards,
+// so each row starts on the b_frag register the row before ended on. The compiler
+// keeps this order, and more FFMAs take an operand from the register reuse cache
+// (README: the SASS before and after); measured +2% at 2048 to 8192 (run 15).
 template <typename CFG>
 __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
                                           const float (&b_frag)[CFG::TN])
@@ -165,8 +169,10 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
 #pragma unroll
     for (int i = 0; i < CFG::TM; i++)
 #pragma unroll
-        for (int j = 0; j < CFG::TN; j++)
-            acc[i][j] += a_frag[i] * b_frag[j];
+        for (int j = 0; j < CFG::TN; j++) {
+            int jj = i % 2 == 0 ? j : CFG::TN - 1 - j;
+            acc[i][jj] += a_frag[i] * b_frag[jj];
+        }
 }
 
 // Rasterization: blocks walk the tiles of C in groups of GROUP_M tile rows,
