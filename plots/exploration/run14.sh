@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run 14: the lean k-tile of lean6.cu (issue 10, leads 1-3): 128 accumulators a thread,
 # one block of 256 threads per SM, 2 stages switched by XOR, the partial k-tile first so
-# the main loop has no K check. Static (sass-loop, 128 x 256, t 8 x 16): 1121
+# the main loop has no K check. Static (its SASS, 128 x 256, t 8 x 16): 1121
 # instructions, FFMA 91.3%, 33 integer, 2 branches per k-tile; step 6's loop: 86.2%.
 # Prediction: 0.97-1.01 of cuBLAS at 4096 and 8192 (the public kernel of that shape
 # and FFMA share: 1.006), against step 6's 0.92-0.93.

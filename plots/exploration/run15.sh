@@ -5,7 +5,7 @@
 # (its files in $PUBLIC_DIR, not part of this repository, with a 40-line wrapper that
 # hands it to the harness) against step 6 and the lean variants; and each with the FFMA
 # loop in serpentine order (odd rows of the thread tile walk their columns backwards:
-# more operand reuse, sass-loop: 2.24 -> 2.18 register reads per FFMA).
+# more operand reuse in the SASS: 2.24 -> 2.18 register reads per FFMA).
 # Prediction: public 0.95-1.0 here; serpentine +0-2%.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
