@@ -33,35 +33,44 @@ static int split_csv(const char *line, char **fields, int max, char **copy)
     return n;
 }
 
-static run_report filled_report(void)
-{
+/* A report and what it reads: the step, its configuration and the device. */
+typedef struct {
+    step_info step;
+    run_config cfg;
+    device_info dev;
     run_report r;
-    memset(&r, 0, sizeof r);
-    r.step = "step3_registers";
-    r.idea = "a tile of C per thread, in registers";
-    r.m = 1024;
-    r.n = 768;
-    r.k = 640;
-    r.alpha = 1.5f;
-    r.beta = -0.5f;
-    r.stages = 3;
-    r.seed = 2024;
-    r.inputs = INPUTS_RANDOM;
-    r.reps = 20;
-    r.median_ms = 1.0;
-    r.min_ms = 0.9;
-    r.cublas_median_ms = 0.5;
-    r.cublas_min_ms = 0.45;
-    r.checked = 1;
-    r.check.pass = 1;
-    r.check.worst_ratio = 0.25;
-    r.device = "NVIDIA H100 80GB HBM3";
-    r.sm_count = 132;
-    r.runtime_version = 13000;
-    r.driver_version = 12080;
-    r.commit = "0123456789";
-    r.date_utc = "2026-11-21T23:59:59Z";
-    return r;
+} report_fixture;
+
+static void filled_report(report_fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->step.name = "step3_registers";
+    f->step.idea = "a tile of C per thread, in registers";
+    f->cfg.m = 1024;
+    f->cfg.n = 768;
+    f->cfg.k = 640;
+    f->cfg.alpha = 1.5f;
+    f->cfg.beta = -0.5f;
+    f->cfg.stages = 3;
+    f->cfg.seed = 2024;
+    f->cfg.inputs = INPUTS_RANDOM;
+    f->cfg.reps = 20;
+    f->cfg.check = 1;
+    snprintf(f->dev.name, sizeof f->dev.name, "NVIDIA H100 80GB HBM3");
+    f->dev.sm_count = 132;
+    f->dev.runtime_version = 13000;
+    f->dev.driver_version = 12080;
+    f->r.step = &f->step;
+    f->r.cfg = &f->cfg;
+    f->r.dev = &f->dev;
+    f->r.median_ms = 1.0;
+    f->r.min_ms = 0.9;
+    f->r.cublas_median_ms = 0.5;
+    f->r.cublas_min_ms = 0.45;
+    f->r.check.pass = 1;
+    f->r.check.worst_ratio = 0.25;
+    f->r.commit = "0123456789";
+    f->r.date_utc = "2026-11-21T23:59:59Z";
 }
 
 Test(report, csv_header_has_the_21_columns_in_order)
@@ -77,7 +86,9 @@ Test(report, csv_header_has_the_21_columns_in_order)
 
 Test(report, csv_row_values_in_their_columns)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     char row[1024];
     int len = format_csv_row(row, sizeof row, &r);
     cr_expect_eq(len, (int)strlen(row), "returns what snprintf returns");
@@ -100,7 +111,9 @@ Test(report, csv_row_values_in_their_columns)
 
 Test(report, csv_ratio_is_cublas_over_ours)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     r.median_ms = 2.0;
     r.cublas_median_ms = 3.0;
     char row[1024], *f[32], *copy;
@@ -112,7 +125,9 @@ Test(report, csv_ratio_is_cublas_over_ours)
 
 Test(report, csv_verdicts)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     char row[1024], *f[32], *copy;
 
     r.check.pass = 0;
@@ -131,7 +146,7 @@ Test(report, csv_verdicts)
     cr_expect_str_eq(f[13], "12.5", "%s", row);
     free(copy);
 
-    r.checked = 0;
+    fx.cfg.check = 0;
     format_csv_row(row, sizeof row, &r);
     cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
     cr_expect_str_eq(f[14], "UNCHECKED", "%s", row);
@@ -141,11 +156,13 @@ Test(report, csv_verdicts)
 
 Test(report, verdict)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     cr_expect_str_eq(verdict(&r), "PASS");
     r.check.pass = 0;
     cr_expect_str_eq(verdict(&r), "FAIL");
-    r.checked = 0;
+    fx.cfg.check = 0;
     cr_expect_str_eq(verdict(&r), "UNCHECKED", "--no-check wins over the check result");
 }
 
@@ -163,7 +180,9 @@ static char *report_text(const run_report *r)
 
 Test(report, report_for_people_pass)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     char *t = report_text(&r);
     cr_expect(strstr(t, "step3_registers"), "%s", t);
     cr_expect(strstr(t, "NVIDIA H100 80GB HBM3"), "%s", t);
@@ -178,7 +197,9 @@ Test(report, report_for_people_pass)
 
 Test(report, report_for_people_fail_names_the_element)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     r.check.pass = 0;
     r.check.n_bad = 2;
     r.check.worst_index = 5 * 768 + 7;   /* row 5, column 7 */
@@ -194,8 +215,10 @@ Test(report, report_for_people_fail_names_the_element)
 
 Test(report, report_for_people_unchecked)
 {
-    run_report r = filled_report();
-    r.checked = 0;
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
+    fx.cfg.check = 0;
     char *t = report_text(&r);
     cr_expect(strstr(t, "UNCHECKED"), "%s", t);
     cr_expect_null(strstr(t, "PASS"), "%s", t);
@@ -204,7 +227,9 @@ Test(report, report_for_people_unchecked)
 
 Test(report, verdict_fails_on_a_changed_repeat_or_a_stray_write)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     r.repeat_diffs = 1;
     cr_expect_str_eq(verdict(&r), "FAIL", "a second launch that differs is a failure");
     r.repeat_diffs = 0;
@@ -214,7 +239,9 @@ Test(report, verdict_fails_on_a_changed_repeat_or_a_stray_write)
 
 Test(report, report_for_people_says_repeat_guards_and_kernel)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     r.guard_words = 2048;
     char *t = report_text(&r);
     cr_expect(strstr(t, "  repeat   PASS"), "%s", t);
@@ -232,8 +259,9 @@ Test(report, report_for_people_says_repeat_guards_and_kernel)
     cr_expect(strstr(t, "  guards   FAIL: 7 of the 2048 words"), "%s", t);
     free(t);
 
-    r = filled_report();
-    r.inputs = INPUTS_NONFINITE;
+    filled_report(&fx);
+    r = fx.r;
+    fx.cfg.inputs = INPUTS_NONFINITE;
     r.check.n_nonfinite = 1791;
     t = report_text(&r);
     cr_expect(strstr(t, "one NaN in A, one +Inf in B"), "%s", t);
@@ -243,9 +271,11 @@ Test(report, report_for_people_says_repeat_guards_and_kernel)
 
 Test(report, csv_versions)
 {
-    run_report r = filled_report();
-    r.runtime_version = 12040;
-    r.driver_version = 13010;
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
+    fx.dev.runtime_version = 12040;
+    fx.dev.driver_version = 13010;
     char row[1024], *f[32], *copy;
     format_csv_row(row, sizeof row, &r);
     cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS);
@@ -256,10 +286,12 @@ Test(report, csv_versions)
 
 Test(report, csv_device_name_with_a_comma_is_cleaned)
 {
-    run_report r = filled_report();
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
     const char *names[] = {"NVIDIA H100, PCIe", "GPU \"quoted\", with\nnewline", ",,,"};
     for (int i = 0; i < 3; i++) {
-        r.device = names[i];
+        snprintf(fx.dev.name, sizeof fx.dev.name, "%s", names[i]);
         char row[1024], *f[32], *copy;
         format_csv_row(row, sizeof row, &r);
         cr_expect_null(strchr(row, '\n'), "no newline in the row: %s", row);
@@ -272,7 +304,7 @@ Test(report, csv_device_name_with_a_comma_is_cleaned)
         }
         free(copy);
     }
-    r.device = "NVIDIA H100, PCIe";
+    snprintf(fx.dev.name, sizeof fx.dev.name, "NVIDIA H100, PCIe");
     char row[1024], *f[32], *copy;
     format_csv_row(row, sizeof row, &r);
     split_csv(row, f, 32, &copy);
