@@ -8,26 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The whole file, NUL-terminated, or NULL when it cannot be read. */
-static char *read_whole(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *text = malloc(cap);
-    cr_assert_not_null(text);
-    while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            text = realloc(text, cap *= 2);
-            cr_assert_not_null(text);
-        }
-    }
-    fclose(f);
-    text[n] = '\0';
-    return text;
-}
+#include "process.h"
 
 /* Writes text to path, making its folders first. */
 static void write_whole(const char *path, const char *text)
@@ -53,9 +34,12 @@ void expect_golden(const char *name, const char *text)
         cr_log_warn("GOLDEN_UPDATE=1: wrote %s", path);
         return;
     }
-    char *expected = read_whole(path);
-    cr_assert_not_null(expected, "no golden file %s (%s): GOLDEN_UPDATE=1 writes it from this output:\n%.3000s",
-                       path, strerror(errno), text);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no golden file %s (%s): GOLDEN_UPDATE=1 writes it from this output:\n%.3000s", path,
+                       strerror(errno), text);
+    size_t len;
+    char *expected = read_stream(f, &len);
+    fclose(f);
     if (strcmp(expected, text) != 0) {
         /* The first line that differs, with its number, so the failure reads at a glance. */
         const char *e = expected, *t = text;

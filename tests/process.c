@@ -39,8 +39,7 @@ static void append_quoted(char *cmd, size_t len, const char *arg)
     cmd[used < len ? used : len - 1] = '\0';
 }
 
-/* The whole content of f, NUL-terminated; never NULL. */
-static char *slurp(FILE *f, size_t *len)
+char *read_stream(FILE *f, size_t *len)
 {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
@@ -115,8 +114,8 @@ int run_process(const char *const argv[], proc_result *r)
         while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
             ;
         r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? -WTERMSIG(ws) : -1000;
-        r->out = slurp(out, &r->out_len);
-        r->err = slurp(err, &r->err_len);
+        r->out = read_stream(out, &r->out_len);
+        r->err = read_stream(err, &r->err_len);
     }
     fclose(out);
     fclose(err);

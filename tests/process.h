@@ -4,6 +4,7 @@
 #define TESTS_PROCESS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A child gets this long before it is killed (SIGALRM), so that a hung step fails its
  * test instead of hanging the suite. */
@@ -30,6 +31,10 @@ void format_command(char *buf, size_t len, const char *const argv[]);
  * (through unlinked temporary files, so any amount of output is fine), waits for it
  * and returns r->status. Returns -1000 when the child could not be started at all. */
 int run_process(const char *const argv[], proc_result *r);
+
+/* The whole content of f from its start, NUL-terminated, its length in *len; never NULL
+ * (aborts when memory runs out). */
+char *read_stream(FILE *f, size_t *len);
 
 /* Frees what run_process allocated. */
 void proc_result_free(proc_result *r);

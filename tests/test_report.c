@@ -290,7 +290,6 @@ Test(report, csv_device_name_with_a_comma_is_cleaned)
     char row[1024], *f[32], *copy;
     format_csv_row(row, sizeof row, &r);
     split_csv(row, f, 32, &copy);
-    cr_expect(strstr(f[15], "NVIDIA H100") && strstr(f[15], "PCIe"), "the name stays readable: %s",
-              f[15]);
+    cr_expect_str_eq(f[15], "NVIDIA H100  PCIe", "the comma becomes a space, the name stays readable");
     free(copy);
 }
