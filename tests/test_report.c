@@ -111,6 +111,28 @@ Test(report, csv_row_values_in_their_columns)
     free(copy);
 }
 
+/* What --csv prints: the row on a line of its own; with --csv-header the header first. */
+Test(report, print_csv_writes_the_header_only_when_asked)
+{
+    report_fixture fx;
+    filled_report(&fx);
+    char row[1024], expected[2048], *text = NULL;
+    size_t len = 0;
+    format_csv_row(row, sizeof row, &fx.r);
+    for (int header = 0; header <= 1; header++) {
+        fx.cfg.csv = 1;
+        fx.cfg.csv_header = header;
+        FILE *f = open_memstream(&text, &len);
+        cr_assert_not_null(f);
+        print_csv(f, &fx.r);
+        fclose(f);
+        snprintf(expected, sizeof expected, "%s%s%s\n", header ? CSV_HEADER : "", header ? "\n" : "", row);
+        cr_expect_str_eq(text, expected, "--csv%s", header ? "-header" : "");
+        free(text);
+        text = NULL;
+    }
+}
+
 Test(report, csv_ratio_is_cublas_over_ours)
 {
     report_fixture fx;
