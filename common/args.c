@@ -145,19 +145,18 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
        OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_INPUTS, OPT_HELP };
 
-void print_usage(void *out, const char *prog, const step_info *step)
+void print_usage(FILE *out, const char *prog, const step_info *step)
 {
-    FILE *f = (FILE *)out;
-    fprintf(f, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
+    fprintf(out, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
                "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
 }
 
-static void print_help(const char *prog, const step_info *step)
+void print_help(FILE *out, const char *prog, const step_info *step)
 {
-    printf("%s: %s\n\n", step->name, step->idea);
-    print_usage(stdout, prog, step);
-    printf("\nComputes C = alpha*A*B + beta*C in FP32 (row-major; A is MxK, B is KxN, C is MxN),\n"
+    fprintf(out, "%s: %s\n\n", step->name, step->idea);
+    print_usage(out, prog, step);
+    fprintf(out, "\nComputes C = alpha*A*B + beta*C in FP32 (row-major; A is MxK, B is KxN, C is MxN),\n"
            "checks every element against cuBLAS (strict FP32) and times the step against cuBLAS.\n"
            "With one size, N = K = M. Each size is 1..%d (2^30); after \"--\" every argument\n"
            "is a size. Whole numbers may carry a '+', never a '-'.\n\n"
@@ -175,9 +174,9 @@ static void print_help(const char *prog, const step_info *step)
            "  --csv-header    print the CSV header line first (implies --csv)\n",
            MAX_SIZE, MAX_REPS, DEFAULT_REPS, MAX_WARMUP_MS, DEFAULT_WARMUP_MS, DEFAULT_SEED);
     if (step->max_stages > 0)
-        printf("  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
+        fprintf(out, "  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
                step->max_stages, step->default_stages);
-    printf("  --help          this text\n\n"
+    fprintf(out, "  --help          this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
 
@@ -314,10 +313,4 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->n = n_sizes == 3 ? sizes[1] : sizes[0];
     cfg->k = n_sizes == 3 ? sizes[2] : sizes[0];
     return 0;
-}
-
-/* Called from harness.c for --help, so that the help text lives next to the options. */
-void args_print_help(const char *prog, const step_info *step)
-{
-    print_help(prog, step);
 }

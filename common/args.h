@@ -3,6 +3,8 @@
 #define ARGS_H
 
 #include <stddef.h>
+#include <stdio.h>
+
 #include "harness.h"
 
 /* random: values in [-1, 1); integers: {-2..2}, exact in FP32; nonfinite: random, with
@@ -37,10 +39,10 @@ enum { MAX_SIZE = 1 << 30, MAX_REPS = 10000, MAX_WARMUP_MS = 60000 };
 int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                char *err, size_t err_len);
 
-/* Prints the usage line(s) for this step to `out` (a FILE *). */
-void print_usage(void *out, const char *prog, const step_info *step);
+/* Prints the usage lines for this step: after a usage error on stderr, in --help on stdout. */
+void print_usage(FILE *out, const char *prog, const step_info *step);
 
-/* Prints the --help text to stdout. */
-void args_print_help(const char *prog, const step_info *step);
+/* Prints the --help text, which lives here next to the options it describes. */
+void print_help(FILE *out, const char *prog, const step_info *step);
 
 #endif

@@ -21,7 +21,7 @@ const char *build_commit(void)
 
 const char *verdict(const run_report *r)
 {
-    if (!r->checked)
+    if (!r->cfg->check)
         return "UNCHECKED";
     return r->check.pass && r->repeat_diffs == 0 && r->guard_writes == 0 ? "PASS" : "FAIL";
 }
@@ -43,69 +43,81 @@ static void csv_clean(char *dst, size_t len, const char *src)
 
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
+    const run_config *c = r->cfg;
     char device[256], runtime[16], driver[16], err[32];
-    csv_clean(device, sizeof device, r->device);
-    version_string(runtime, sizeof runtime, r->runtime_version);
-    version_string(driver, sizeof driver, r->driver_version);
-    if (!r->checked)
+    csv_clean(device, sizeof device, r->dev->name);
+    version_string(runtime, sizeof runtime, r->dev->runtime_version);
+    version_string(driver, sizeof driver, r->dev->driver_version);
+    if (!c->check)
         snprintf(err, sizeof err, "nan");
     else if (isinf(r->check.worst_ratio))
         snprintf(err, sizeof err, "inf");
     else
         snprintf(err, sizeof err, "%.4g", r->check.worst_ratio);
     return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s",
-                    r->step, r->m, r->n, r->k, (double)r->alpha, (double)r->beta, r->stages,
-                    r->median_ms, r->min_ms, gflops(r->m, r->n, r->k, r->median_ms),
-                    r->cublas_median_ms, gflops(r->m, r->n, r->k, r->cublas_median_ms),
-                    r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->sm_count,
+                    r->step->name, c->m, c->n, c->k, (double)c->alpha, (double)c->beta, c->stages,
+                    r->median_ms, r->min_ms, gflops(c->m, c->n, c->k, r->median_ms),
+                    r->cublas_median_ms, gflops(c->m, c->n, c->k, r->cublas_median_ms),
+                    r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->dev->sm_count,
                     runtime, driver, r->commit, r->date_utc);
+}
+
+void print_csv(FILE *out, const run_report *r)
+{
+    char row[1024];
+    if (r->cfg->csv_header)
+        fprintf(out, "%s\n", CSV_HEADER);
+    format_csv_row(row, sizeof row, r);
+    fprintf(out, "%s\n", row);
 }
 
 void print_report(FILE *out, const run_report *r)
 {
+    const run_config *c = r->cfg;
     char runtime[16], driver[16];
-    version_string(runtime, sizeof runtime, r->runtime_version);
-    version_string(driver, sizeof driver, r->driver_version);
-    double ours = gflops(r->m, r->n, r->k, r->median_ms);
-    double theirs = gflops(r->m, r->n, r->k, r->cublas_median_ms);
+    version_string(runtime, sizeof runtime, r->dev->runtime_version);
+    version_string(driver, sizeof driver, r->dev->driver_version);
+    double ours = gflops(c->m, c->n, c->k, r->median_ms);
+    double theirs = gflops(c->m, c->n, c->k, r->cublas_median_ms);
 
-    fprintf(out, "%s: %s\n", r->step, r->idea);
-    fprintf(out, "  device   %s, %d SMs, CUDA runtime %s, driver %s\n", r->device, r->sm_count,
+    fprintf(out, "%s: %s\n", r->step->name, r->step->idea);
+    fprintf(out, "  device   %s, %d SMs, CUDA runtime %s, driver %s\n", r->dev->name, r->dev->sm_count,
             runtime, driver);
     fprintf(out, "  problem  C = alpha*A*B + beta*C, M=%d N=%d K=%d, alpha=%g beta=%g, %s inputs, seed %llu",
-            r->m, r->n, r->k, (double)r->alpha, (double)r->beta,
-            r->inputs == INPUTS_INTEGERS ? "integer" : r->inputs == INPUTS_NONFINITE ? "random (one NaN in A, one +Inf in B)" : "random",
-            r->seed);
-    if (r->stages > 0)
-        fprintf(out, ", %d stages", r->stages);
+            c->m, c->n, c->k, (double)c->alpha, (double)c->beta,
+            c->inputs == INPUTS_INTEGERS ? "integer" : c->inputs == INPUTS_NONFINITE ? "random (one NaN in A, one +Inf in B)" : "random",
+            c->seed);
+    if (c->stages > 0)
+        fprintf(out, ", %d stages", c->stages);
     fprintf(out, "\n");
     if (r->kernel)
         fprintf(out, "  kernel   %s\n", r->kernel);
     fprintf(out, "  time     median %.4f ms, min %.4f ms (%d timed launches, L2 flushed before each)\n",
-            r->median_ms, r->min_ms, r->reps);
+            r->median_ms, r->min_ms, c->reps);
     fprintf(out, "  speed    %.1f GFLOPS; cuBLAS %.1f GFLOPS (median %.4f ms); ratio to cuBLAS %.3f\n",
             ours, theirs, r->cublas_median_ms, r->cublas_median_ms / r->median_ms);
-    if (!r->checked) {
+    if (!c->check) {
         fprintf(out, "  check    UNCHECKED (--no-check)\n");
         return;
     }
-    int row = (int)(r->check.worst_index / (size_t)r->n);
-    int col = (int)(r->check.worst_index % (size_t)r->n);
+    size_t nc = (size_t)c->m * (size_t)c->n;
+    int row = (int)(r->check.worst_index / (size_t)c->n);
+    int col = (int)(r->check.worst_index % (size_t)c->n);
     char nonfinite[96] = "";
     if (r->check.n_nonfinite)
         snprintf(nonfinite, sizeof nonfinite, " (%zu of them NaN or Inf, as cuBLAS's)", r->check.n_nonfinite);
     if (r->check.pass)
         fprintf(out, "  check    PASS: all %zu elements within their bound%s; worst |C-Cref|/bound %.3g at (%d,%d)\n",
-                (size_t)r->m * (size_t)r->n, nonfinite, r->check.worst_ratio, row, col);
+                nc, nonfinite, r->check.worst_ratio, row, col);
     else
         fprintf(out, "  check    FAIL: %zu of %zu elements wrong; worst at (%d,%d): got %.9g, cuBLAS %.9g (|C-Cref|/bound %.3g)\n",
-                r->check.n_bad, (size_t)r->m * (size_t)r->n, row, col, (double)r->check.worst_value,
+                r->check.n_bad, nc, row, col, (double)r->check.worst_value,
                 (double)r->check.worst_ref, r->check.worst_ratio);
     if (r->repeat_diffs == 0)
         fprintf(out, "  repeat   PASS: a second launch gave the same bits\n");
     else
         fprintf(out, "  repeat   FAIL: a second launch changed %zu elements, the first at (%d,%d)\n",
-                r->repeat_diffs, (int)(r->repeat_first / (size_t)r->n), (int)(r->repeat_first % (size_t)r->n));
+                r->repeat_diffs, (int)(r->repeat_first / (size_t)c->n), (int)(r->repeat_first % (size_t)c->n));
     if (r->guard_writes == 0)
         fprintf(out, "  guards   PASS: the %zu words just before and after C were not written\n", r->guard_words);
     else

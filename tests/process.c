@@ -39,8 +39,7 @@ static void append_quoted(char *cmd, size_t len, const char *arg)
     cmd[used < len ? used : len - 1] = '\0';
 }
 
-/* The whole content of f, NUL-terminated; never NULL. */
-static char *slurp(FILE *f, size_t *len)
+char *read_stream(FILE *f, size_t *len)
 {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
@@ -65,11 +64,17 @@ static char *slurp(FILE *f, size_t *len)
     return buf;
 }
 
+void format_command(char *buf, size_t len, const char *const argv[])
+{
+    buf[0] = '\0';
+    for (int i = 0; argv[i]; i++)
+        append_quoted(buf, len, argv[i]);
+}
+
 int run_process(const char *const argv[], proc_result *r)
 {
     memset(r, 0, sizeof *r);
-    for (int i = 0; argv[i]; i++)
-        append_quoted(r->cmd, sizeof r->cmd, argv[i]);
+    format_command(r->cmd, sizeof r->cmd, argv);
 
     FILE *out = tmpfile(), *err = tmpfile();
     if (!out || !err) {
@@ -109,8 +114,8 @@ int run_process(const char *const argv[], proc_result *r)
         while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
             ;
         r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? -WTERMSIG(ws) : -1000;
-        r->out = slurp(out, &r->out_len);
-        r->err = slurp(err, &r->err_len);
+        r->out = read_stream(out, &r->out_len);
+        r->err = read_stream(err, &r->err_len);
     }
     fclose(out);
     fclose(err);
@@ -151,6 +156,18 @@ int built_steps(char paths[][STEP_PATH_LEN], int max)
         snprintf(path, sizeof path, "./step%d", i);
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
             memcpy(paths[n++], path, sizeof path);
+    }
+    return n;
+}
+
+int list_steps(step_param *out, int max)
+{
+    char paths[MAX_STEPS][STEP_PATH_LEN];
+    int n = built_steps(paths, MAX_STEPS < max ? MAX_STEPS : max);
+    for (int i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        memcpy(out[i].step, paths[i], STEP_PATH_LEN);
+        out[i].max_stages = step_max_stages(paths[i]);
     }
     return n;
 }

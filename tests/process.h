@@ -1,8 +1,10 @@
-/* process.h - run a ./stepN as a child process and capture what it says; find the built steps. */
+/* process.h - run a ./stepN as a child process and capture what it says; find the built
+ * steps, as test parameters. The one place the suites that run binaries take these from. */
 #ifndef TESTS_PROCESS_H
 #define TESTS_PROCESS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A child gets this long before it is killed (SIGALRM), so that a hung step fails its
  * test instead of hanging the suite. */
@@ -17,11 +19,22 @@ typedef struct {
     char cmd[1024];    /* the command line, shell-quoted, for failure messages */
 } proc_result;
 
+/* Shown in failure messages after a command: what the child printed, cut to a readable length. */
+#define OUTPUT_FMT "\n--- stdout ---\n%.3000s\n--- stderr ---\n%.3000s"
+
+/* Writes argv (NULL-terminated) into buf as one command line, each argument in single
+ * quotes where the shell would need them, so a failure message can be pasted and rerun. */
+void format_command(char *buf, size_t len, const char *const argv[]);
+
 /* Runs argv[0] (a path relative to the repository root, e.g. "./step0") with the
  * NULL-terminated argv, stdin from /dev/null and stdout and stderr captured apart
  * (through unlinked temporary files, so any amount of output is fine), waits for it
  * and returns r->status. Returns -1000 when the child could not be started at all. */
 int run_process(const char *const argv[], proc_result *r);
+
+/* The whole content of f from its start, NUL-terminated, its length in *len; never NULL
+ * (aborts when memory runs out). */
+char *read_stream(FILE *f, size_t *len);
 
 /* Frees what run_process allocated. */
 void proc_result_free(proc_result *r);
@@ -38,6 +51,27 @@ int gpu_available(char *why, size_t len);
  * executable, in order. Returns how many were written to paths (at most max). */
 enum { MAX_STEPS = 10, STEP_PATH_LEN = 16 };
 int built_steps(char paths[][STEP_PATH_LEN], int max);
+
+/* A built step as a test parameter, and which case of the test's own table it runs
+ * (for tests with several cases a step; 0 for the others). */
+typedef struct {
+    char step[STEP_PATH_LEN];
+    int max_stages;   /* as step_max_stages() gives it */
+    int item;
+} step_param;
+
+/* Every built step, with its stage count, in order; returns how many (at most max). Runs
+ * in the test runner, in a test's parameter function, before any test. */
+int list_steps(step_param *out, int max);
+
+/* The parameter function of a test that runs once on every built step. */
+#define PER_STEP_PARAMETERS(suite, name)                               \
+    ParameterizedTestParameters(suite, name)                           \
+    {                                                                  \
+        static step_param params[MAX_STEPS];                           \
+        int n = list_steps(params, MAX_STEPS);                         \
+        return cr_make_param_array(step_param, params, (size_t)n);     \
+    }
 
 /* The step's pipeline stages, read from its --help text ("--stages S ... 1..N"):
  * N, or 0 when the step has no --stages option, or -1 when --help failed or its

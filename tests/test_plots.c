@@ -317,20 +317,16 @@ Test(plots, rows_the_harness_prints_chart)
     const int sizes[] = {512, 1024, 4096};
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < 3; i++) {
-            run_report r;
-            memset(&r, 0, sizeof r);
-            r.step = steps[s];
-            r.m = r.n = r.k = sizes[i];
-            r.alpha = 1.0f;
+            step_info step = {.name = steps[s]};
+            run_config cfg = {.m = sizes[i], .n = sizes[i], .k = sizes[i], .alpha = 1.0f, .check = 1};
+            device_info dev = {.name = "Harness-Formatted GPU", .sm_count = 132,
+                               .runtime_version = 13000, .driver_version = 13000};
+            run_report r = {.step = &step, .cfg = &cfg, .dev = &dev};
             r.median_ms = 0.5 * (s ? 1 : 20) * sizes[i] / 512.0;
             r.min_ms = r.median_ms * 0.98;
             r.cublas_median_ms = 0.2 * sizes[i] / 512.0;
-            r.checked = 1;
             r.check.pass = 1;
             r.check.worst_ratio = 0.05;
-            r.device = "Harness-Formatted GPU";
-            r.sm_count = 132;
-            r.runtime_version = r.driver_version = 13000;
             r.commit = "abcdef1234";
             r.date_utc = "2025-11-21T12:00:00Z";
             cr_assert_gt(format_csv_row(row, sizeof row, &r), 0);

@@ -1,9 +1,6 @@
-/* test_stats.c - median, minimum, GFLOPS, and the GPU memory a run needs (CPU only). */
+/* test_stats.c - median, minimum and GFLOPS (CPU only). */
 #include <criterion/criterion.h>
-#include <stdint.h>
-#include <string.h>
 
-#include "device.h"
 #include "stats.h"
 
 Test(stats, median_of_an_odd_count)
@@ -58,59 +55,4 @@ Test(stats, gflops)
     cr_expect_float_eq(gflops(100000, 100000, 100000, 1000.0), 2e6, 1e-6);
     cr_expect_float_eq(gflops(2147483647, 2147483647, 2, 1.0),
                        2.0 * 2147483647.0 * 2147483647.0 * 2.0 / 1e6, 1.0);
-}
-
-Test(device_memory, bytes_needed_small_and_exact)
-{
-    size_t bytes = 0;
-    /* A 2x4 (32 B) twice, B 4x3 (48 B) twice, C 2x3 (24 B) four times, C's two 4 KiB
-     * guard bands, the flush buffer 2 * L2. */
-    cr_assert(device_bytes_needed(2, 3, 4, 100, &bytes));
-    cr_expect_eq(bytes, (size_t)(2 * 32 + 2 * 48 + 4 * 24 + 8192 + 2 * 100));
-    cr_assert(device_bytes_needed(1, 1, 1, 0, &bytes));
-    cr_expect_eq(bytes, (size_t)32 + 8192);
-    cr_assert(device_bytes_needed(1, 1, 1, -5, &bytes));
-    cr_expect_eq(bytes, (size_t)32 + 8192, "a negative L2 size counts as none");
-}
-
-Test(device_memory, bytes_needed_for_a_large_problem)
-{
-    size_t bytes = 0;
-    cr_assert(device_bytes_needed(100000, 100000, 100000, 50 << 20, &bytes));
-    cr_expect_eq(bytes, (size_t)8 * 40000000000ULL + 8192 + 2 * (size_t)(50 << 20));
-}
-
-Test(device_memory, bytes_needed_overflow_returns_zero)
-{
-    size_t bytes = 12345;
-    cr_expect_eq(device_bytes_needed(2147483647, 2147483647, 2147483647, 0, &bytes), 0);
-    cr_expect_eq(bytes, (size_t)12345, "*bytes is left alone on overflow");
-    cr_expect_eq(device_bytes_needed(2147483647, 2147483647, 2147483647, 2147483647, &bytes), 0);
-    cr_expect_eq(bytes, (size_t)12345);
-}
-
-Test(device_memory, format_bytes)
-{
-    char buf[32];
-    format_bytes(buf, sizeof buf, 0.0);
-    cr_expect_str_eq(buf, "0.00 B");
-    format_bytes(buf, sizeof buf, 1023.0);
-    cr_expect_str_eq(buf, "1023.00 B");
-    format_bytes(buf, sizeof buf, 1024.0);
-    cr_expect_str_eq(buf, "1.00 KiB");
-    format_bytes(buf, sizeof buf, 1536.0);
-    cr_expect_str_eq(buf, "1.50 KiB");
-    format_bytes(buf, sizeof buf, 1.5 * 1024 * 1024 * 1024);
-    cr_expect_str_eq(buf, "1.50 GiB");
-    format_bytes(buf, sizeof buf, 80.0 * 1024 * 1024 * 1024);
-    cr_expect_str_eq(buf, "80.00 GiB");
-    format_bytes(buf, sizeof buf, 3.2e11);
-    cr_expect_str_eq(buf, "298.02 GiB");
-    format_bytes(buf, sizeof buf, 4.0 * 1024 * 1024 * 1024 * 1024 * 1024 * 1024);
-    cr_expect_str_eq(buf, "4.00 EiB");
-    format_bytes(buf, sizeof buf, 2048.0 * 1024 * 1024 * 1024 * 1024 * 1024 * 1024);
-    cr_expect_str_eq(buf, "2048.00 EiB", "EiB is the largest unit");
-    char small[6];
-    format_bytes(small, sizeof small, 1536.0);
-    cr_expect_str_eq(small, "1.50 ", "cut to the buffer, NUL-terminated");
 }
