@@ -265,6 +265,10 @@ int harness_main(int argc, char **argv, const step_info *step)
         args_print_help(prog, step);
         return EXIT_PASS;
     }
+    if (cfg.describe) {
+        args_print_describe(step);
+        return EXIT_PASS;
+    }
     if (check_fits(prog, step, &cfg, NULL))
         return EXIT_USAGE;
 
