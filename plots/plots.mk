@@ -50,10 +50,7 @@ results: $(BUILT_STEPS) left-out
 
 # The GPU machine may have no gnuplot: then the CSV is the result, drawn elsewhere.
 plots: results
-	@if command -v '$(GNUPLOT)' >/dev/null 2>&1; then $(MAKE) --no-print-directory chart CSV='$(RESULTS)'; else \
-	  echo "plots: gnuplot is not installed here: $(RESULTS) is written, the charts are not. Take it (commit it,"; \
-	  echo "plots: or copy it) to a machine with gnuplot (make deps installs it) and run there, with no GPU:"; \
-	  echo "plots:     make chart CSV=$(RESULTS); make table CSV=$(RESULTS)"; fi
+	@$(COURSE) chart '$(RESULTS)' '$(OUT)' $(PLOT_CHARTS) --size '$(PROGRESSION_SIZE)' --gnuplot '$(GNUPLOT)' --optional plots
 
 chart:
 	@$(COURSE) chart '$(CSV)' '$(OUT)' $(PLOT_CHARTS) --size '$(PROGRESSION_SIZE)' --gnuplot '$(GNUPLOT)' \
@@ -66,8 +63,7 @@ sweep: $(patsubst ./%,%,$(SWEEP_STEP))
 	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
 
 sweep-chart:
-	@$(COURSE) chart '$(SWEEP_CSV)' '$(OUT)' sweep --gnuplot '$(GNUPLOT)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)') \
-	  --hint '`make sweep` on a GPU machine writes plots/sweep.csv (or pass SWEEP_CSV=path)'
+	@$(COURSE) chart '$(SWEEP_CSV)' '$(OUT)' sweep --gnuplot '$(GNUPLOT)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
 
 # "bk8_128x128_w32x64_t8x8" -> -DTUNE_BK=8 -DTUNE_BM=128 -DTUNE_BN=128 -DTUNE_WM=32 ...
 tune_params = $(subst _, ,$(subst x, ,$(subst _t,_,$(subst _w,_,$(patsubst bk%,%,$(1))))))
