@@ -21,6 +21,7 @@ plot data index nsteps using 1:2 with lines lc rgb cublas_color lw 3 dt 2 title 
 @ratio_panel
 set xlabel "M = N = K (log scale)"
 set yrange [0 : rmax * 1.08]
+set ytics 0.1
 plot 1 with lines lc rgb cublas_color lw 3 dt 2, \
      for [i = 1:nsteps] data index (i - 1) using 1:3 with linespoints lt (word(linetypes, i) + 0)
 unset multiplot

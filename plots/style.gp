@@ -20,15 +20,11 @@ set datafile separator "\t"
 
 # One colour per step number (step n draws in linetype n % 9 + 1), the same in every chart
 # (Okabe-Ito, colour-blind safe); cuBLAS, the yardstick, in black.
-set linetype 1 lc rgb "#0072B2" lw 2 pt 7 ps 1.0
-set linetype 2 lc rgb "#E69F00" lw 2 pt 5 ps 1.0
-set linetype 3 lc rgb "#009E73" lw 2 pt 9 ps 1.2
-set linetype 4 lc rgb "#CC79A7" lw 2 pt 11 ps 1.2
-set linetype 5 lc rgb "#D55E00" lw 2 pt 13 ps 1.2
-set linetype 6 lc rgb "#56B4E9" lw 2 pt 7 ps 1.0
-set linetype 7 lc rgb "#7A5C2E" lw 2 pt 5 ps 1.0
-set linetype 8 lc rgb "#6A3D9A" lw 2 pt 9 ps 1.2
-set linetype 9 lc rgb "#999999" lw 2 pt 11 ps 1.2
+colors = "#0072B2 #E69F00 #009E73 #CC79A7 #D55E00 #56B4E9 #7A5C2E #6A3D9A #999999"
+points = "7 5 9 11 13 7 5 9 11"
+do for [i = 1:9] {
+    set linetype i lc rgb word(colors, i) lw 2 pt (word(points, i) + 0) ps 1.1
+}
 set linetype cycle 9
 cublas_color = "#000000"
 fail_color = "#C00000"
@@ -46,4 +42,4 @@ chart_title(what) = what . "\n" . sprintf("%s, %s (CUDA %s, commit %s)", device,
 # to the right of both. `@top_panel`, plot, `@ratio_panel`, plot.
 panels = "set multiplot; set lmargin at screen 0.09; set rmargin at screen 0.72; set key at screen 0.74, 0.84 left top"
 top_panel = "set tmargin at screen 0.86; set bmargin at screen 0.49; set format x ''; unset xlabel"
-ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"
+ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set label 1 'cuBLAS = 1×' at graph 0.01, first 1 offset 0,0.8; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"
