@@ -355,7 +355,9 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
             print(f"{speed} ({f'{ratio:.2g}' if ratio < 0.1 else f'{ratio:.2f}'} of cuBLAS) {r['verdict']}" if g else r["verdict"])
         if (problem or rc) and err.strip():
             print("\n".join("      " + l for l in err.rstrip("\n").split("\n")[-20:]))
-        rows.append(dict(r, **({label: lab} if label else {})))
+        if label:
+            r[label] = lab
+        rows.append(r)
     if not header:
         raise Fail(f"no run printed a CSV row (is there a GPU? see the errors above); {out} left as it was", 1)
     known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit

@@ -5,8 +5,8 @@
  * ./stepN prints, or fail the ways it can), writing only into a temporary directory, and
  * compares what comes out with an expected file under tests/data/expected/ (`diff -u`, so a
  * failure shows the lines that differ). Dates (a run stamps the rows of failed runs) and
- * temporary paths are masked before the comparison. gnuplot must be installed: the chart tests fail without it.
- * Run from the repository root (make test).
+ * temporary paths are masked before the comparison. gnuplot must be installed: the chart
+ * tests fail without it. Run from the repository root (make test).
  */
 #include <criterion/criterion.h>
 #include <stdarg.h>
@@ -252,7 +252,7 @@ Test(table, fills_each_readme_between_its_markers)
     readmes(dir);
     expect_rc(0, dir, TABLE " | " MASK " > \"$D/table.log\"");
     expect_golden(dir, "table.log", "\"$D/table.log\"");
-    expect_golden(dir, "README.md", "\"$D/README.md\"");
+    expect_golden(dir, "course_README.md", "\"$D/README.md\"");
     expect_golden(dir, "step2_README.md", "\"$D/step2_shared/README.md\"");
     expect_golden(dir, "step5_README.md", "\"$D/step5_pipeline/README.md\"");
     expect_golden(dir, "step6_README.md", "\"$D/step6_unroll/README.md\"");
