@@ -162,7 +162,7 @@ help:
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
 	@echo "make tune           (GPU) step 6 built per tile shape (make -j8 tune): plots/tune.csv, its table"
 	@echo "make tune-table     the tile-shape table from plots/tune.csv (no GPU)"
-	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1)"
+	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1); CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
 	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"

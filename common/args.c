@@ -143,12 +143,12 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
 }
 
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
-       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_INPUTS, OPT_HELP };
+       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
 
 void print_usage(FILE *out, const char *prog, const step_info *step)
 {
     fprintf(out, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
-               "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--help]\n",
+               "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--describe] [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
 }
 
@@ -176,7 +176,9 @@ void print_help(FILE *out, const char *prog, const step_info *step)
     if (step->max_stages > 0)
         fprintf(out, "  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
                step->max_stages, step->default_stages);
-    fprintf(out, "  --help          this text\n\n"
+    fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
+                 "                  default_stages, kernel_choice) and exit, touching no GPU\n"
+                 "  --help          this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
 
@@ -204,6 +206,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         {"csv", no_argument, NULL, OPT_CSV},
         {"csv-header", no_argument, NULL, OPT_CSV_HEADER},
         {"stages", required_argument, NULL, OPT_STAGES},
+        {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -281,6 +284,9 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                             step->max_stages);
             }
             break;
+        case OPT_DESCRIBE:
+            cfg->describe = 1;
+            break;
         case OPT_HELP:
             cfg->help = 1;
             break;
@@ -303,7 +309,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             snprintf(err + used, err_len - used, " (after '--' every argument is a size)");
             return rc;
         }
-    if (cfg->help)
+    if (cfg->help || cfg->describe)
         return 0;
     if (n_sizes == 0)
         return fail(err, err_len, "missing the matrix size M");
@@ -314,3 +320,12 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->k = n_sizes == 3 ? sizes[2] : sizes[0];
     return 0;
 }
+
+/* --describe: what the tools need to know of the step, as one line of key=value words. */
+void args_print_describe(const step_info *step)
+{
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d\n", step->name,
+           step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
+           step->kernel != NULL);
+}
+

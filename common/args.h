@@ -23,6 +23,7 @@ typedef struct {
     int csv_header;            /* print the CSV header line first */
     int stages;                /* --stages, for steps that have it; else 0 */
     int help;                  /* --help was given */
+    int describe;              /* --describe was given */
 } run_config;
 
 enum { DEFAULT_REPS = 20, DEFAULT_WARMUP_MS = 200 };
@@ -44,5 +45,9 @@ void print_usage(FILE *out, const char *prog, const step_info *step);
 
 /* Prints the --help text, which lives here next to the options it describes. */
 void print_help(FILE *out, const char *prog, const step_info *step);
+
+/* Prints the --describe line to stdout: "name=step5_pipeline max_stages=4 default_stages=2
+ * kernel_choice=1", for the tools (make sweep, make tune) that need the stage range. */
+void args_print_describe(const step_info *step);
 
 #endif

@@ -104,6 +104,10 @@ static int read_command_line(harness_run *run, int argc, char **argv, const char
         print_help(stdout, prog, run->step);
         return EXIT_PASS;
     }
+    if (run->cfg.describe) {
+        args_print_describe(run->step);
+        return EXIT_PASS;
+    }
     return check_fits(prog, run->step, &run->cfg, NULL) ? EXIT_USAGE : RUN_GOES_ON;
 }
 

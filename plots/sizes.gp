@@ -1,24 +1,27 @@
-# sizes.gp - how each step scales: GFLOPS against the size M = N = K, one line per step
-# and cuBLAS (the median of its runs at each size), size on a log-2 axis.
-# Rendered by plots/chart.sh (make chart); data from sizes.awk.
-
-height = 640    # room for the key under the chart
+# sizes.gp - how each step scales: TFLOPS against M = N = K (log axes) above, and below the
+# ratio to cuBLAS measured in the same run, where a gap of 0.93 against 1.0 reads as one.
+height = 760
 load plotdir."/style.gp"
 
-set title chart_title("SGEMM FP32: GFLOPS against size, each step and cuBLAS")
-set xlabel "M = N = K (matrix size, log scale)"
-set ylabel "GFLOPS (FP32, log scale, higher is better)"
+@panels
+set title chart_title("SGEMM FP32 against size: each step and cuBLAS")
 set logscale x 2
-set logscale y 10
 set xrange [xmin / 1.25 : xmax * 1.25]
-set yrange [ymin / 1.6 : ymax * 2.5]
-set format y "%.0f"
-set mytics 10
 set grid xtics ytics ls 100, ls 100
-set key outside below center horizontal width 1
-
-# Failed runs are NaN in the data: no point, and the line breaks there. Steps that passed
-# nowhere have no line; the key's last entry names them.
-plot for [i = 1:nsteps] data index (i - 1) using 1:2 with linespoints lt (word(linetypes, i) + 0) title columnheader(1), \
-     data index nsteps using 1:2 with linespoints lc rgb cublas_color lw 2.5 dt 2 pt 6 ps 1.2 title columnheader(1), \
+@top_panel
+set ylabel "TFLOPS (log scale)"
+set logscale y 10
+set yrange [ymin / 1.6 : ymax * 1.6]
+set format y "%g"
+set ytics (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
+# cuBLAS first, so that a step as fast draws on top of it. Failed runs are NaN: a gap.
+plot data index nsteps using 1:2 with lines lc rgb cublas_color lw 3 dt 2 title columnheader(1), \
+     for [i = 1:nsteps] data index (i - 1) using 1:2 with linespoints lt (word(linetypes, i) + 0) title columnheader(1), \
      for [i = 1:(note ne "")] keyentry with points pt 2 ps 1.2 lc rgb fail_color title note
+@ratio_panel
+set xlabel "M = N = K (log scale)"
+set yrange [0 : rmax * 1.08]
+set ytics 0.1
+plot 1 with lines lc rgb cublas_color lw 3 dt 2, \
+     for [i = 1:nsteps] data index (i - 1) using 1:3 with linespoints lt (word(linetypes, i) + 0)
+unset multiplot

@@ -1,56 +1,45 @@
-# style.gp - the look every chart shares. Each chart script loads it first:
-#
-#     load plotdir."/style.gp"
-#
-# plots/chart.sh sets, before the chart script runs:
-#   fmt       "png" or "svg"        outfile   where this rendering goes
-#   device, dates, cuda, commits    the run's identity, from the CSV's rows
-#   plotdir   this directory        data      the chart's data file (written by its .awk)
-#
-# and the chart's own variables, from its .awk program.
-
-# --- terminal: 900 px wide, the width of a blog column; a chart may set height first --
+# style.gp - the look every chart shares; each chart script loads it first. Before it,
+# scripts/course.py (make chart) sets: fmt ("png" or "svg"), outfile, data (the chart's data
+# file: tab-separated, NaN where a run failed, never drawn), plotdir, the run's device,
+# dates, cuda and commits, and the chart's own variables. A chart may set height first.
 if (!exists("height")) height = 560
+# SVG at a blog column's 900 px; PNG at 1600 px for high-resolution screens, scaled alike.
 if (fmt eq "svg") {
     set terminal svg size 900,height dynamic font "sans-serif,13" linewidth 1.2 background rgb "white"
 } else {
-    set terminal pngcairo size 900,height font "Sans,11" linewidth 1.2 background rgb "white"
+    set terminal pngcairo size 1600,height * 16 / 9 font "Sans,19" linewidth 2.1 background rgb "white"
 }
 set output outfile
+# The font sizes of labels and titles, for either picture.
+small = sprintf(",%d", fmt eq "svg" ? 11 : 18)
+large = sprintf(",%d", fmt eq "svg" ? 14 : 23)
+bold = sprintf("Sans:Bold,%d", fmt eq "svg" ? 11 : 18)
 set encoding utf8
-# Names (step0_naive, device names) are printed as written, never as sub/superscripts.
-set termoption noenhanced
-
-# --- data files: tab-separated, NaN where a run failed (never drawn) --------------------
+set termoption noenhanced    # names such as step0_naive print as written
 set datafile separator "\t"
 
-# --- colours: one per step number, the same in every chart (Okabe-Ito, colour-blind safe)
-set linetype 1 lc rgb "#0072B2" lw 2 pt 7 ps 1.0
-set linetype 2 lc rgb "#E69F00" lw 2 pt 5 ps 1.0
-set linetype 3 lc rgb "#009E73" lw 2 pt 9 ps 1.2
-set linetype 4 lc rgb "#CC79A7" lw 2 pt 11 ps 1.2
-set linetype 5 lc rgb "#D55E00" lw 2 pt 13 ps 1.2
-set linetype 6 lc rgb "#56B4E9" lw 2 pt 7 ps 1.0
-set linetype 7 lc rgb "#7A5C2E" lw 2 pt 5 ps 1.0
-set linetype 8 lc rgb "#6A3D9A" lw 2 pt 9 ps 1.2
-set linetype 9 lc rgb "#999999" lw 2 pt 11 ps 1.2
+# One colour per step number (step n draws in linetype n % 9 + 1), the same in every chart
+# (Okabe-Ito, colour-blind safe); cuBLAS, the yardstick, in black.
+colors = "#0072B2 #E69F00 #009E73 #CC79A7 #D55E00 #56B4E9 #7A5C2E #6A3D9A #999999"
+points = "7 5 9 11 13 7 5 9 11"
+do for [i = 1:9] {
+    set linetype i lc rgb word(colors, i) lw 2 pt (word(points, i) + 0) ps 1.1
+}
 set linetype cycle 9
-# Step n draws in linetype n % 9 + 1 (the .awk programs pick it); cuBLAS, the yardstick,
-# in black.
 cublas_color = "#000000"
 fail_color = "#C00000"
-# A ratio to cuBLAS: two decimals, or two significant digits below 0.1 (0.0061, not 0.01).
-ratio_text(r) = r < 0.1 ? sprintf("%.2g×", r) : sprintf("%.2f×", r)
 
-# --- frame, grid, key -----------------------------------------------------------------
 set border 3 lc rgb "#444444"
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set style line 100 lc rgb "#DDDDDD" lw 1 dt 1
 set grid ytics ls 100, ls 100
 set key noopaque reverse Left samplen 4 spacing 1.15 textcolor rgb "#222222"
+set title font large textcolor rgb "#111111"
+# The title: what the chart shows, then a line naming the run.
+chart_title(what) = what . "\n" . sprintf("%s, %s (CUDA %s, commit %s)", device, dates, cuda, commits)
 
-# --- title: what the chart shows, then the device and the date of the runs ------------
-# chart_title("SGEMM at M = N = K = 4096") gives two lines, the second naming the run.
-run_line = sprintf("%s, %s (CUDA %s, commit %s)", device, dates, cuda, commits)
-chart_title(what) = what."\n".run_line
-set title font ",14" textcolor rgb "#111111"
+# Two panels, one x axis: TFLOPS above, the ratio to cuBLAS (1× = as fast) below; the key
+# to the right of both. `@top_panel`, plot, `@ratio_panel`, plot.
+panels = "set multiplot; set lmargin at screen 0.09; set rmargin at screen 0.72; set key at screen 0.74, 0.84 left top"
+top_panel = "set tmargin at screen 0.86; set bmargin at screen 0.49; set format x ''; unset xlabel"
+ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set label 1 'cuBLAS = 1×' at graph 0.01, first 1 offset 0,0.8; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"

@@ -1,20 +1,25 @@
-# sweep.gp - the stage experiment: GFLOPS against the pipeline depth S (./step5 --stages S),
-# one line per size. The ratios to cuBLAS are in the sweep table (make sweep, make table):
-# as labels they piled up where the lines for 2048..8192 run together.
-# Rendered by plots/chart.sh (make sweep, make sweep-chart); data from sweep.awk.
-
-height = 620    # room for the key under the chart
+# sweep.gp - the stage experiment (./step5 --stages S): TFLOPS against the pipeline depth S,
+# one line per size, with cuBLAS at that size dashed in the same colour; below, the ratio
+# to cuBLAS measured in the same run.
+height = 760
 load plotdir."/style.gp"
 
-set title chart_title(sprintf("%s: GFLOPS against pipeline stages S", step))
-set xlabel "S: shared-memory pipeline stages (--stages S; 1 = no overlap of copies and FMAs)"
-set ylabel "GFLOPS (FP32, higher is better)"
+@panels
+set title chart_title(sprintf("%s: TFLOPS against pipeline stages S", step))
 set xrange [smin - 0.3 : smax + 0.3]
-set yrange [0 : ymax * 1.22]
+set grid xtics ytics ls 100, ls 100
+@top_panel
+set key title "M = N = K" left
+set ylabel "TFLOPS (FP32)"
+set yrange [ymin - (ymax - ymin) * 0.08 : ymax + (ymax - ymin) * 0.08]
 set format y "%.0f"
-set key outside below center horizontal width 1
-
-# Failed runs are NaN in the data: no point, and the line breaks there. A size
-# where nothing passed has no line; the key's last entry names it.
-plot for [i = 1:nsizes] data index (i - 1) using 1:2 with linespoints lt i title columnheader(1), \
+plot for [i = 1:nsizes] data index (i - 1) using 1:4 with lines lt i lw 1.5 dt 2 notitle, \
+     for [i = 1:nsizes] data index (i - 1) using 1:2 with linespoints lt i title columnheader(1), \
+     keyentry with lines lc rgb cublas_color lw 1.5 dt 2 title "cuBLAS at that size", \
      for [i = 1:(note ne "")] keyentry with points pt 2 ps 1.2 lc rgb fail_color title note
+@ratio_panel
+set xlabel "S: shared-memory pipeline stages (--stages S; 1 = no overlap of copies and FMAs)"
+set yrange [rmin - (rmax - rmin) * 0.1 : rmax + (rmax - rmin) * 0.1]
+set format y "%.2f×"
+plot 1 with lines lc rgb cublas_color lw 3 dt 2, \
+     for [i = 1:nsizes] data index (i - 1) using 1:3 with linespoints lt i

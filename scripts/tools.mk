@@ -1,12 +1,12 @@
-# tools.mk - reading a step: its diff and its SASS (no GPU needed), its profile (on the GPU
-# machine, with Nsight Compute). Included by the Makefile.
+# tools.mk - reading a step (included by the Makefile); scripts/course.py does the work.
 #
-#   make diff STEP=N                what step N changed: diff -u of step N-1's and step N's kernel file
-#   make sass STEP=N                build ./stepN, dump its SASS into build/stepN.sass, count per kernel
-#                                   FFMA, loads and stores by width, spills, barriers, and the FFMA
-#                                   share of the longest loop
-#   make profile STEP=N SIZE=4096   ncu on the first launch of the step's kernel; the metrics into
-#                                   build/profile_stepN_SIZE.txt and the terminal
+#   make diff STEP=N [CODE=1]       what step N changed: a unified diff of step N-1's and step N's
+#                                   kernel file; CODE=1 leaves the comments of both out
+#   make sass STEP=N                build ./stepN, dump its SASS into build/stepN.sass, count per
+#                                   kernel FFMA, loads and stores by width, spills, barriers, and the
+#                                   FFMA share of the longest loop (no GPU needed)
+#   make profile STEP=N SIZE=4096   (GPU) ncu on the first launch of the step's kernel: the metrics
+#                                   into build/profile_stepN_SIZE.txt and the terminal
 #   make profile-all SIZE=4096      every step, then one table (step x metric)
 
 SIZE      ?= 4096
@@ -21,23 +21,24 @@ need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(
 .PHONY: diff sass profile profile-all
 
 diff:
-	@sh scripts/step_diff.sh '$(STEP)'
+	@$(COURSE) diff '$(STEP)' $(if $(filter-out 0,$(CODE)),--code)
 
 sass:
 	$(call need_step,sass)
 	@$(MAKE) --no-print-directory step$(STEP)
-	@CUOBJDUMP='$(CUOBJDUMP)' sh scripts/sass.sh ./step$(STEP) $(BUILD)/step$(STEP).sass
+	@$(COURSE) sass ./step$(STEP) $(BUILD)/step$(STEP).sass --cuobjdump '$(CUOBJDUMP)'
 
 profile:
 	$(call need_step,profile)
-	@NCU='$(NCU)' sh scripts/profile.sh check
+	@$(COURSE) profile check --ncu '$(NCU)'
 	@$(MAKE) --no-print-directory step$(STEP)
-	@NCU='$(NCU)' sh scripts/profile.sh run ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE)
+	@$(COURSE) profile run ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)'
 
 profile-all:
-	@NCU='$(NCU)' sh scripts/profile.sh check
+	@$(COURSE) profile check --ncu '$(NCU)'
 	@$(MAKE) --no-print-directory $(BUILT_STEPS)
 	@for s in $(BUILT_STEPS); do \
-	  NCU='$(NCU)' sh scripts/profile.sh run ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) || exit 1; echo; done
+	  $(COURSE) profile run ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) --ncu '$(NCU)' || exit 1; echo; done
 	@echo "profile-all: every step at M = N = K = $(SIZE), the first launch of its kernel:"; echo
-	@sh scripts/profile.sh table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) | tee $(BUILD)/profile_all_$(SIZE).txt
+	@$(COURSE) profile table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) --ncu '$(NCU)' \
+	  | tee $(BUILD)/profile_all_$(SIZE).txt

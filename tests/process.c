@@ -184,21 +184,14 @@ int step_max_stages(const char *path)
         if (strcmp(known[i].path, path) == 0)
             return known[i].max;
 
-    const char *argv[] = {path, "--help", NULL};
+    const char *argv[] = {path, "--describe", NULL};
     proc_result r;
     int max = -1;
     if (run_process(argv, &r) == 0) {
-        max = 0;
-        /* The option's own line: "  --stages S      shared-memory pipeline stages, 1..4 (default 2)" */
-        for (const char *line = r.out; *line;) {
-            const char *end = line_end(line);
-            const char *p = line + strspn(line, " \t");
-            if (strncmp(p, "--stages", 8) == 0) {
-                const char *range = strstr(p, "1..");
-                max = range && range < end ? atoi(range + 3) : -1;   /* no range: say so */
-            }
-            line = *end ? end + 1 : end;
-        }
+        /* The one line: "name=step5_pipeline max_stages=4 default_stages=2 kernel_choice=1" */
+        const char *field = strstr(r.out, " max_stages=");
+        if (field)
+            max = atoi(field + strlen(" max_stages="));
     }
     proc_result_free(&r);
     if (n_known < MAX_STEPS && strlen(path) < STEP_PATH_LEN) {

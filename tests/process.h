@@ -73,9 +73,9 @@ int list_steps(step_param *out, int max);
         return cr_make_param_array(step_param, params, (size_t)n);     \
     }
 
-/* The step's pipeline stages, read from its --help text ("--stages S ... 1..N"):
- * N, or 0 when the step has no --stages option, or -1 when --help failed or its
- * --stages line gives no range. */
+/* The step's pipeline stages, read from its --describe line ("... max_stages=N ..."):
+ * N, or 0 when the step has no --stages option, or -1 when --describe failed or its
+ * line has no max_stages. */
 int step_max_stages(const char *path);
 
 /* Where the first line of s ends (a pointer to its '\n' or to the final NUL). */

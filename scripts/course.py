@@ -1,0 +1,743 @@
+#!/usr/bin/env python3
+"""course.py - the course's tooling in one program, on Python 3's standard library alone.
+
+The make targets run it (plots/plots.mk, scripts/tools.mk); `python3 scripts/course.py -h` lists
+its commands: run the steps into a CSV, write the README tables, prepare the data gnuplot draws
+(plots/NAME.gp), sweep stages and tile shapes, read a step's SASS, profile and diff.
+
+A CSV is one run: written to a temporary file, it replaces the old one only when the run is
+complete. A row is a valid result when its verdict is PASS (or UNCHECKED, for `make tune`'s
+--no-check runs); any other row keeps its verdict and is never drawn or counted. Bad input gets
+one line on stderr, "COMMAND: what is wrong", and exit code 2.
+"""
+import argparse, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
+
+NEEDED = "step m n k gflops cublas_gflops ratio verdict device cuda_runtime commit date_utc".split()
+MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
+STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
+TUNE_VALID = ("PASS", "UNCHECKED")
+
+
+class Fail(Exception):
+    """One line for stderr, and the exit code: 2 for bad input, 1 when the runs or a tool failed."""
+
+    def __init__(self, message, code=2):
+        super().__init__(message)
+        self.code = code
+
+
+# --- reading a results CSV -------------------------------------------------------------------
+
+def positive(text):
+    """The number text holds when it is finite and above 0, else 0."""
+    v = float(text) if re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text) else 0.0
+    return v if 0 < v < math.inf else 0.0
+
+
+def read_results(path, valid=("PASS",), hint="`make results` on a GPU machine writes plots/results.csv (or pass CSV=path)"):
+    """The rows of a CSV of ./stepN --csv rows, as dicts, each with "ok": a valid result."""
+    if not os.path.exists(path):
+        raise Fail(f"{path}: no such file: {hint}")
+    with open(path, newline="") as f:
+        lines = [(no, l) for no, l in enumerate(f.read().splitlines(), 1) if l.strip() and not l.lstrip().startswith("#")]
+    if not lines:
+        raise Fail(f"{path}: empty: expected a header line and one row per run (./stepN M N K --csv)")
+    header = next(csv.reader([lines[0][1]]))
+    missing = [c for c in NEEDED if c not in header]
+    if missing:
+        raise Fail(f"{path}: missing column(s) {' '.join(missing)} (header: {lines[0][1]})")
+    rows = []
+    for no, fields in ((no, next(csv.reader([l]))) for no, l in lines[1:]):
+        if fields == header:   # CSVs pasted together: the header again is not a row
+            continue
+        if len(fields) != len(header):
+            raise Fail(f"{path}: line {no}: {len(fields)} fields, but the header has {len(header)}")
+        r = dict(zip(header, fields))
+        r["ok"] = r["verdict"] in valid
+        if r["ok"] and not all(r[c].isdigit() and int(r[c]) > 0 for c in "mnk"):
+            raise Fail(f"{path}: line {no}: m, n, k must be positive integers (got {r['m']}, {r['n']}, {r['k']})")
+        for c in ("gflops", "cublas_gflops", "ratio"):
+            if r["ok"] and not positive(r[c]):
+                raise Fail(f"{path}: line {no}: {c} is '{r[c]}', not a positive number, in a {r['verdict']} row")
+        rows.append(r)
+    if not rows:
+        raise Fail(f"{path}: no rows under the header")
+    if not any(r["ok"] for r in rows):
+        raise Fail(f"{path}: no {' or '.join(valid)} rows ({len(rows)} rows, none a valid result): nothing valid to draw")
+    devices = values(rows, "device").split(", ")
+    if len(devices) > 1:
+        raise Fail(f"{path}: rows from {len(devices)} devices ({'; '.join(devices)}): a chart compares runs on one device")
+    return rows
+
+
+def size_of(r):
+    """M for a square run (M = N = K), else 0."""
+    return int(r["m"]) if r["m"] == r["n"] == r["k"] and r["m"].isdigit() else 0
+
+
+def stages_of(r):
+    s = r.get("stages", "")
+    return int(s) if s.isdigit() else 0
+
+
+def step_no(name):
+    m = re.search(r"\d+", name)
+    return int(m.group()) if m else 99
+
+
+def sizes_in(rows):
+    return sorted({size_of(r) for r in rows} - {0})
+
+
+def steps_in(rows):
+    return sorted({r["step"] for r in rows if size_of(r)}, key=lambda s: (step_no(s), s))
+
+
+def stage_counts(rows):
+    return sorted({stages_of(r) for r in rows if size_of(r)} - {0})
+
+
+def find(rows, **want):
+    """The last row whose fields match want (size= and stages= compare numbers), or None."""
+    get = {"size": size_of, "stages": stages_of}
+    hits = [r for r in rows if all((get[k](r) if k in get else r[k]) == v for k, v in want.items())]
+    return hits[-1] if hits else None
+
+
+def best(rows):
+    """The valid row with the most GFLOPS (the first of equals), or None."""
+    return max((r for r in rows if r and r["ok"]), key=lambda r: float(r["gflops"]), default=None)
+
+
+def values(rows, col):
+    seen = list(dict.fromkeys(r[col] for r in rows if r[col]))
+    return ", ".join(seen) if seen else "unknown"
+
+
+def dates(rows):
+    days = sorted(r["date_utc"][:10] for r in rows if r["date_utc"][:10])
+    return "date unknown" if not days else days[0] if days[0] == days[-1] else f"{days[0]} to {days[-1]}"
+
+
+def identity(rows):
+    """The run in words: "NVIDIA H200 (CUDA 13.0) on 2026-11-22, commit 2296bb9ebb"."""
+    return f"{values(rows, 'device')} (CUDA {values(rows, 'cuda_runtime')}) on {dates(rows)}, commit {values(rows, 'commit')}"
+
+
+def cublas_median(rows, size):
+    """cuBLAS's median GFLOPS over every row at this size that timed it (a FAIL run did too)."""
+    v = [positive(r["cublas_gflops"]) for r in rows if size_of(r) == size and positive(r["cublas_gflops"])]
+    return statistics.median(v) if v else 0
+
+
+def ratio_text(r):
+    r = float(r)
+    return f"{r:.2g}×" if r < 0.1 else f"{r:.2f}×"
+
+
+def g0(v):
+    return f"{float(v):.0f}"
+
+
+# --- the Markdown tables ---------------------------------------------------------------------
+
+def results_table(rows, source, _=None):
+    sizes = sizes_in(rows)
+    out = ["| step |" + "".join(f" {s} GFLOPS | vs cuBLAS |" for s in sizes) + " verdict |",
+           "|:-----|" + "-----:|-----:|" * len(sizes) + ":-----|"]
+    for step in steps_in(rows):
+        line, bad = f"| {step} |", []
+        for s, r in ((s, find(rows, step=step, size=s)) for s in sizes):
+            line += " – | – |" if not r else f" {g0(r['gflops'])} | {ratio_text(r['ratio'])} |" if r["ok"] else f" {r['verdict']} | – |"
+            bad += [f"{r['verdict']} at {s}"] if r and not r["ok"] else []
+        out.append(line + f" {'; '.join(bad) or 'PASS'} |")
+    medians = [cublas_median(rows, s) for s in sizes]
+    out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} | 1× |" if v else " – | – |" for v in medians) + " reference |")
+    return out + ["", f"Measured on {identity(rows)}: M = N = K, FP32, GFLOPS = 2·M·N·K / median time; \"vs cuBLAS\" is "
+                  f"cuBLAS's time over the step's, both timed in the same run. Written by `make table` from {source}."]
+
+
+def step_table(rows, source, step_dir):
+    mine = [r for r in rows if step_no(r["step"]) == step_no(step_dir)]
+    if not mine:
+        return None
+    ms = lambda t: f"{t:.3f}" if t < 1 else f"{t:.2f}" if t < 100 else f"{t:.1f}"
+    out = ["| M = N = K | time, ms (median) | GFLOPS | cuBLAS GFLOPS | ratio to cuBLAS | verdict |",
+           "|-----:|-----:|-----:|-----:|-----:|:-----|"]
+    for s, r in ((s, find(mine, size=s)) for s in STEP_SIZES):
+        cublas = g0(r["cublas_gflops"]) if r and positive(r["cublas_gflops"]) else "–"
+        out.append(f"| {s} | – | – | – | – | not run |" if not r else
+                   f"| {s} | {ms(float(r['median_ms']))} | {g0(r['gflops'])} | {cublas} | {ratio_text(r['ratio'])} | {r['verdict']} |"
+                   if r["ok"] else f"| {s} | – | – | {cublas} | – | {r['verdict']} |")
+    return out + ["", f"{mine[0]['step']}, M = N = K, FP32: measured on {identity(mine)}; GFLOPS = 2·M·N·K / median time, "
+                  f"and cuBLAS timed in the same run. Written by `make table` from {source}."]
+
+
+def sweep_step(rows):
+    """The one step a sweep CSV holds, and its stage counts."""
+    if "stages" not in rows[0]:
+        raise Fail("no stages column: a sweep CSV is rows of ./stepN --stages S --csv")
+    steps = steps_in(rows)
+    if len(steps) != 1:
+        raise Fail(f"a sweep is one step's rows, this CSV holds {len(steps)} steps")
+    if not stage_counts(rows):
+        raise Fail("no row has a stage count (the stages column is empty or 0)")
+    return steps[0], stage_counts(rows)
+
+
+def sweep_table(rows, source, _=None):
+    step, stages = sweep_step(rows)
+    out = ["| M = N = K |" + "".join(f" S = {s} |" for s in stages) + " cuBLAS GFLOPS | best S |",
+           "|-----:|" + "-----:|" * len(stages) + "-----:|:-----:|"]
+    for size in sizes_in(rows):
+        at = [find(rows, size=size, stages=s) for s in stages]
+        top, cublas = best(at), cublas_median(rows, size)
+        bold = lambda r: f"**{g0(r['gflops'])}**" if r is top else g0(r["gflops"])
+        cells = [" – |" if not r else f" {r['verdict']} |" if not r["ok"] else f" {bold(r)} ({ratio_text(r['ratio'])}) |" for r in at]
+        out.append(f"| {size} |" + "".join(cells) + (f" {g0(cublas)} |" if cublas else " – |") + f" {top['stages'] if top else '–'} |")
+    return out + ["", f"{step} at each pipeline depth S (`--stages S`; S = 1 overlaps nothing): GFLOPS, and in brackets the "
+                  f"ratio to cuBLAS timed in the same run; the best S per size in bold. Measured on {identity(rows)}: "
+                  f"M = N = K, FP32. Written by `make sweep` (`make table` copies it here) from {source}."]
+
+
+def tune_table(rows, source, _=None):
+    if "config" not in rows[0] or "stages" not in rows[0]:
+        raise Fail("needs the columns config and stages (the CSV `make tune` writes)")
+    sizes, configs = sizes_in(rows), list(dict.fromkeys(r["config"] for r in rows if size_of(r)))
+    runs = {(c, s): [r for r in rows if r["config"] == c and size_of(r) == s] for c in configs for s in sizes}
+    top = {s: best(best(runs[c, s]) for c in configs) for s in sizes}
+    out = ["| configuration |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
+    for c in configs:
+        line = f"| {c} |"
+        for s, r in ((s, best(runs[c, s])) for s in sizes):
+            bad = [x["verdict"] for x in runs[c, s] if not x["ok"]] + ["–"]
+            g = r and (f"**{g0(r['gflops'])}**" if r is top[s] else g0(r["gflops"]))
+            line += f" {g} (S={r['stages']}, {ratio_text(r['ratio'])}) |" if r else f" {bad[0]} |"
+        out.append(line)
+    out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
+    out.append("| **best** |" + "".join(f" {top[s]['config']}, S={top[s]['stages']} |" if top[s] else " – |" for s in sizes))
+    st = stage_counts(rows)
+    span = "–" if not st else str(st[0]) if len(st) == 1 else f"{st[0]}..{st[-1]}" if st[-1] - st[0] == len(st) - 1 \
+        else ", ".join(map(str, st))
+    m = re.fullmatch(r"bk(\d+)_(\w+?)_w(\w+?)_t(\w+)", configs[0])
+    words = f"BK {m[1]}, block {m[2]}, warp {m[3]}, thread {m[4]}" if m else configs[0]
+    unchecked = ("These runs skip the result check (`--no-check`): this table is about speed only; correctness is the "
+                 "test suite's job (`make test`). ") if "UNCHECKED" in values(rows, "verdict") else ""
+    return out + ["", f"Each cell: the configuration's best GFLOPS over S = {span} pipeline stages, that S, and its ratio to "
+                  f"cuBLAS timed in the same run; bold: the best configuration at that size. A name reads BK, then the "
+                  f"block, warp and thread tiles: {configs[0]} is {words}. Measured on {identity(rows)}: M = N = K, FP32. "
+                  f"{unchecked}Written by `make tune` from {source}."]
+
+
+def markers(path, name):
+    """The line indices of NAME's begin and end markers; None when it has neither; Fail when they are broken."""
+    b, e = (m.format(name) for m in MARKERS)
+    with open(path) as f:
+        lines = [l.strip(" \t\r\n") for l in f]
+    at_b, at_e = [i for i, l in enumerate(lines) if l == b], [i for i, l in enumerate(lines) if l == e]
+    if not at_b and not at_e:
+        return None
+    if len(at_b) != 1 or len(at_e) != 1:
+        raise Fail(f"{path} has {len(at_b)} '{b}' and {len(at_e)} '{e}' lines; it needs exactly one of each")
+    if at_b[0] > at_e[0]:
+        raise Fail(f"{path} has {e} (line {at_e[0] + 1}) before {b} (line {at_b[0] + 1})")
+    return at_b[0], at_e[0]
+
+
+def write_whole(path, text, like=None):
+    """Writes path through a temporary file beside it (keeping the mode of `like`): never half written."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp.")
+    with os.fdopen(fd, "w", newline="") as f:
+        f.write(text)
+    if like:
+        shutil.copymode(like, tmp)
+    os.replace(tmp, path)
+
+
+def fill(path, name, table, source):
+    """Puts table between the file's NAME markers; nothing else in the file changes."""
+    b, e = markers(path, name)
+    with open(path) as f:
+        lines = f.read().split("\n")
+    note = f"<!-- Written by `make table` from {source}: rerun it rather than editing these lines. -->"
+    write_whole(path, "\n".join(lines[:b + 1] + [note, ""] + table + [""] + lines[e:]), like=path)
+
+
+def cmd_table(a):
+    b, e = (m.format("results-table") for m in MARKERS)
+    if not os.path.isfile(a.readme) or markers(a.readme, "results-table") is None:
+        raise Fail(f"{a.readme} has no results-table markers: put the lines {b} and {e} (each on a line of its own) where the "
+                   "table goes" if os.path.isfile(a.readme) else f"{a.readme} does not exist; the table goes in it, between the lines {b} and {e}")
+    table = results_table(read_results(a.csv), a.csv)
+    fill(a.readme, "results-table", table, a.csv)
+    print(f"table: wrote the results table ({len(table) - 4} rows, from {a.csv}) into {a.readme}")
+    status, kinds = 0, [("step-results", a.csv, "step's results table", ("PASS",), step_table),
+                        ("sweep-results", a.sweep_csv, "stage sweep table", ("PASS",), sweep_table),
+                        ("tune-results", a.tune_csv, "tile-shape table", TUNE_VALID, tune_table)]
+    for readme in a.step_readmes:
+        if not os.path.isfile(readme):
+            print(f"table: note: {readme} does not exist, skipped")
+            continue
+        step_dir, found = os.path.basename(os.path.dirname(readme)), False
+        for name, source, label, valid, make in kinds:
+            try:
+                if markers(readme, name) is None:
+                    continue
+                found = True
+                table = os.path.exists(source) and make(read_results(source, valid), source, step_dir)
+                if table:
+                    fill(readme, name, table, source)
+                why = f"{source} is not there" if table is False else f"{source} has no row of {step_dir}"
+                print(f"table: wrote the {label} (from {source}) into {readme}" if table else
+                      f"table: note: {why}: the {label} in {readme} is left as it was")
+            except Fail as err:
+                print(f"table: {err}", file=sys.stderr)
+                status = 2
+        if not found:
+            print(f"table: note: {readme} has no table markers (step-results, sweep-results, tune-results), skipped")
+    return status
+
+
+# --- running the steps into a CSV ------------------------------------------------------------
+
+def describe(binary):
+    """What `./stepN --describe` says, as a dict ({} when it cannot say)."""
+    p = subprocess.run([binary, "--describe"], capture_output=True, text=True, timeout=60)
+    return dict(w.split("=", 1) for w in p.stdout.split() if "=" in w) if p.returncode == 0 else {}
+
+
+def max_stages(binary, what):
+    if not os.access(binary, os.X_OK) or os.path.isdir(binary):
+        raise Fail(f"{binary} is not an executable step (make builds it)")
+    n = describe(binary).get("max_stages", "0")
+    if not n.isdigit() or int(n) < 1:
+        raise Fail(f"{binary} --describe gives no max_stages of 1 or more: it has no pipeline stages to {what}")
+    return int(n)
+
+
+def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), timeout=900):
+    """Runs each RUN ("[LABEL] BINARY [OPTION...]") at each size, then writes OUT whole, or keeps it."""
+    plan = []
+    for words in (run.split() for run in runs):
+        lab = words.pop(0) if label and words else ""
+        if label and (not lab or "," in lab):
+            raise Fail(f"'{' '.join(words)}' has no label, or one with a comma (each run is \"LABEL BINARY [OPTION...]\")")
+        if not words or not os.access(words[0], os.X_OK) or os.path.isdir(words[0]):
+            raise Fail(f"'{' '.join(words)}' is not an executable step (make builds them)")
+        plan.append((lab, words[0], words[1:]))
+    header, rows, total = None, [], len(sizes.split()) * len(plan)
+    for i, (size, (lab, binary, opts)) in enumerate(((s, p) for s in sizes.split() for p in plan), 1):
+        print(f"[{i}/{total}] {lab + ': ' if lab else ''}{' '.join([os.path.basename(binary)] + opts)} {size} ... ", end="")
+        opts = opts + extra.split()
+        try:
+            p = subprocess.run([binary, size, size, size, "--reps", str(reps)] + opts + ["--csv-header"],
+                               capture_output=True, text=True, timeout=timeout or None)
+            rc, lines, err = p.returncode, p.stdout.splitlines() + [""], p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, lines, err = None, [""], (e.stderr or b"").decode(errors="replace")
+        at = next((j for j, l in enumerate(lines) if l.startswith("step,")), -1)   # the header, then the row
+        head, row = lines[at] if at >= 0 else None, lines[at + 1] if at >= 0 else None
+        header = header or (row and head)
+        problem = ("ERROR stale build" if row and head != header else f"TIMEOUT {timeout} s" if rc is None else
+                   f"CRASH signal {-rc}" if rc < 0 else f"ERROR exit {rc}" if rc > 1 else
+                   f"ERROR exit {rc}, no CSV row" if not row else None)
+        if problem == "ERROR stale build":
+            err += f"its CSV columns differ from the other steps' (rebuild with make):\n  {head}\n"
+        if problem:   # a row of its own: the step's name, the size and stages, what happened, when
+            st = re.findall(r"--stages[ =](\d+)", " ".join(opts))
+            r = dict(step=describe(binary).get("name", os.path.basename(binary)), m=size, n=size, k=size,
+                     stages=st[-1] if st else "", verdict=problem, date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            print(problem)
+        else:
+            r = dict(zip(head.split(","), next(csv.reader([row]))))
+            g, ratio = positive(r.get("gflops", "")), positive(r.get("ratio", ""))
+            speed = f"{g / 1000:.1f} TFLOPS" if g >= 1000 else f"{g:.0f} GFLOPS"
+            print(f"{speed} ({f'{ratio:.2g}' if ratio < 0.1 else f'{ratio:.2f}'} of cuBLAS) {r['verdict']}" if g else r["verdict"])
+        if (problem or rc) and err.strip():
+            print("\n".join("      " + l for l in err.rstrip("\n").split("\n")[-20:]))
+        if label:
+            r[label] = lab
+        rows.append(r)
+    if not header:
+        raise Fail(f"no run printed a CSV row (is there a GPU? see the errors above); {out} left as it was", 1)
+    known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit
+    counts = collections.Counter(r["verdict"] for r in rows)
+    summary = f"{len(rows)} rows: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+    failed = [f"{r[label] + ': ' if label else ''}{r['step']} {r['m']}{' S=' + r['stages'] if stages_of(r) else ''} ({r['verdict']})"
+              for r in rows if r["verdict"] not in valid]
+    if len(failed) == len(rows):
+        raise Fail(f"no run gave a valid result ({' '.join(valid)}) ({summary}); {out} left as it was", 1)
+    cols = ([label] if label else []) + header.split(",")
+    ident = ("device", "sm_count", "cuda_runtime", "cuda_driver", "commit")
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    lines = [cols] + [[r.get(c, known[c] if c in ident else "") for c in cols] for r in rows]
+    write_whole(out, "".join(",".join(line) + "\n" for line in lines))
+    print(f"run: wrote {out}, {summary}")
+    if failed:
+        print(f"run: not drawn (no valid result): {', '.join(failed)}")
+    return 0
+
+
+def cmd_run(a):
+    return run_steps(a.out, a.runs, a.sizes, a.reps, a.extra, timeout=a.timeout)
+
+
+def cmd_sweep(a):
+    top = max_stages(a.step, "sweep")
+    print(f"sweep: {os.path.basename(a.step)} at S = 1..{top}, sizes {a.sizes}, {a.reps} reps")
+    run_steps(a.csv, [f"{a.step} --stages {s}" for s in range(1, top + 1)], a.sizes, a.reps, a.extra, timeout=a.timeout)
+    print("\n" + "\n".join(sweep_table(read_results(a.csv), a.csv)) + "\n")
+    return render(a.csv, a.out, ["sweep"], a.gnuplot, optional="sweep")
+
+
+def config_name(config):
+    v = config.split()
+    if len(v) != 7 or not all(re.fullmatch(r"[1-9]\d*", x) for x in v):
+        raise Fail(f"configuration '{config}' is not 7 positive whole numbers \"BK BM BN WM WN TM TN\"")
+    return "bk{}_{}x{}_w{}x{}_t{}x{}".format(*v)
+
+
+def cmd_tune(a):
+    if a.what == "table":
+        hint = "`make tune` on a GPU machine writes plots/tune.csv (or pass TUNE_CSV=path)"
+        print("\n".join(tune_table(read_results(a.args[0], TUNE_VALID, hint), a.args[0])))
+        return 0
+    if not a.args[2 if a.what == "run" else 0:]:
+        raise Fail("no configurations (TUNE_CONFIGS is empty)")
+    if a.what == "names":
+        print("\n".join(config_name(c) for c in a.args))
+        return 0
+    out, bindir, names = a.args[0], a.args[1], [config_name(c) for c in a.args[2:]]
+    for n in names:
+        if not os.access(f"{bindir}/{n}/step6", os.X_OK):
+            raise Fail(f"{bindir}/{n}/step6 is not built (make tune-build builds it)")
+    top = max_stages(f"{bindir}/{names[0]}/step6", "tune")
+    print(f"tune: {len(names)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, --no-check "
+          "(speed only: correctness is make test's job)")
+    runs = [f"{n} {bindir}/{n}/step6 --stages {s}" for n in names for s in range(1, top + 1)]
+    run_steps(out, runs, a.sizes, a.reps, "--no-check " + a.extra, "config", TUNE_VALID, a.timeout)
+    print("\n" + "\n".join(tune_table(read_results(out, TUNE_VALID), out)))
+    return 0
+
+
+# --- the data of the charts, and gnuplot -----------------------------------------------------
+
+def gp(v):
+    """A gnuplot literal."""
+    return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"' if isinstance(v, str) else repr(v)
+
+
+def tflops(r):
+    return f"{float(r['gflops']) / 1000:.4f}" if r and r["ok"] else "NaN"
+
+
+def series(groups, xs, pick, title, where, more=lambda g: ()):
+    """gnuplot data blocks (series i is `index i`): one per group with a valid run, a title line, then a
+    line "x TFLOPS ratio ..." per x (NaN where the run failed: a gap); and the groups with none."""
+    blocks, lost = [], []
+    for g in groups:
+        at = [(x, pick(g, x)) for x in xs if pick(g, x)]
+        if not any(r["ok"] for _, r in at):
+            lost.append(str(g))
+            continue
+        bad = ", ".join(f"{r['verdict'].split()[0]} at {where(r)}" for _, r in at if not r["ok"])
+        pts = "".join("\t".join(map(str, (x, tflops(r), r["ratio"] if r["ok"] else "NaN") + more(g))) + "\n" for x, r in at)
+        blocks.append(title(g) + (f" ({bad})" if bad else "") + "\n" + pts)
+    return blocks, lost
+
+
+def chart_progression(rows, size):
+    passing = sorted({size_of(r) for r in rows if r["ok"]} - {0})
+    if not passing:
+        raise Fail("no PASS row has M = N = K: the progression chart needs square runs")
+    if size not in passing:
+        print(f"chart: note: no run passed at {size}; the progression chart shows {passing[-1]} instead", file=sys.stderr)
+        size = passing[-1]
+    steps, cublas = steps_in(rows), cublas_median(rows, size) / 1000
+    at = [find(rows, step=s, size=size) for s in steps]
+    data = "".join(f"{x}\t{tflops(r)}\t{r['ratio'] if r and r['ok'] else 'NaN'}\t{step_no(s) % 9 + 1}\t"
+                   f"{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    top = max([cublas] + [float(r["gflops"]) / 1000 for r in at if r and r["ok"]])
+    tics = ", ".join(f"{gp(s.replace('_', chr(10), 1))} {x}" for x, s in enumerate(steps))
+    return data, dict(size=size, nsteps=len(steps), cublas=cublas, ymax=top * 1.3), f"set xtics ({tics})"
+
+
+def chart_sizes(rows, _):
+    sizes, steps = sizes_in(rows), steps_in(rows)
+    blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), str, lambda r: r["m"])
+    cublas = [(s, cublas_median(rows, s) / 1000) for s in sizes if cublas_median(rows, s)]
+    blocks.append("cuBLAS\n" + "".join(f"{s}\t{t:.4f}\t1\n" for s, t in cublas))
+    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + [t for _, t in cublas]
+    return "\n\n\n".join(blocks), dict(
+        nsteps=len(blocks) - 1, linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
+        xmin=sizes[0], xmax=sizes[-1], ymin=min(tf), ymax=max(tf), rmax=max([float(r["ratio"]) for r in rows if r["ok"]] + [1.0]),
+        note="no run passed: " + ", ".join(lost) if lost else ""), "set xtics (" + ", ".join(map(str, sizes)) + ")"
+
+
+def chart_sweep(rows, _):
+    step, stages = sweep_step(rows)
+    cublas = lambda size: (f"{cublas_median(rows, size) / 1000:.4f}",)
+    blocks, lost = series(sizes_in(rows), stages, lambda g, x: find(rows, size=g, stages=x), str,
+                          lambda r: f"S={r['stages']}", cublas)
+    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + [float(cublas(s)[0]) for s in sizes_in(rows)]
+    ratios = [float(r["ratio"]) for r in rows if r["ok"]] + [1.0]
+    return "\n\n\n".join(blocks), dict(
+        step=step, nsizes=len(blocks), smin=stages[0], smax=stages[-1], ymin=min(tf), ymax=max(tf), rmin=min(ratios),
+        rmax=max(ratios), note="no run passed at size " + ", ".join(lost) if lost else ""), \
+        "set xtics (" + ", ".join(map(str, stages)) + ")"
+
+
+CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep}
+
+
+def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, optional=None):
+    """Each chart as OUTDIR/NAME.png and .svg, drawn by plots/NAME.gp; nothing is written unless all render.
+    Without gnuplot: an error, or (optional, on the GPU machine) how to draw them elsewhere."""
+    sweep = charts == ["sweep"]
+    rows = read_results(csv_path, hint="`make sweep` on a GPU machine writes plots/sweep.csv (or pass SWEEP_CSV=path)") \
+        if sweep else read_results(csv_path)
+    if not shutil.which(gnuplot):
+        how = f"make sweep-chart SWEEP_CSV={csv_path}" if sweep else f"make chart CSV={csv_path}; make table CSV={csv_path}"
+        if not optional:
+            raise Fail(f"gnuplot is not installed (`make deps` installs it); {csv_path} is ready: run `{how}` once it is")
+        print(f"{optional}: gnuplot is not installed here: {csv_path} is written, the charts are not. Take it (commit it,\n"
+              f"{optional}: or copy it) to a machine with gnuplot (make deps installs it) and run there, with no GPU:\n"
+              f"{optional}:     {how}")
+        return 0
+    plotdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots")
+    os.makedirs(outdir, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
+        for name in charts:
+            data, var, tics = CHARTS[name](rows, size)
+            with open(f"{tmp}/{name}.dat", "w") as f:
+                f.write(data)
+            var.update(device=values(rows, "device"), cuda=values(rows, "cuda_runtime"), commits=values(rows, "commit"),
+                       dates=dates(rows), plotdir=plotdir, data=f"{tmp}/{name}.dat")
+            for fmt in ("png", "svg"):
+                with open(f"{tmp}/{name}.vars.gp", "w") as f:
+                    f.write("".join(f"{k} = {gp(v)}\n" for k, v in dict(var, fmt=fmt, outfile=f"{tmp}/{name}.{fmt}").items()) + tics + "\n")
+                p = subprocess.run([gnuplot, f"{tmp}/{name}.vars.gp", f"{plotdir}/{name}.gp"], capture_output=True, text=True)
+                # gnuplot warns and goes on when data is missing: a warning is a broken picture.
+                if p.returncode or "warning:" in p.stderr:
+                    raise Fail(f"gnuplot {'failed' if p.returncode else 'warned'} on {name}.{fmt}:\n{p.stderr}", 1)
+                with open(f"{tmp}/{name}.{fmt}", "rb") as f:
+                    if (b"\x89PNG" if fmt == "png" else b"<svg") not in f.read(4096):
+                        raise Fail(f"gnuplot wrote no valid {fmt} for {name}", 1)
+        if keep:   # the data files gnuplot read, for a look or a test
+            shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns("*.gp", "*.png", "*.svg"), dirs_exist_ok=True)
+        written = [f"{outdir}/{n}.{fmt}" for n in charts for fmt in ("png", "svg")]
+        for path in written:
+            os.replace(f"{tmp}/{os.path.basename(path)}", path)
+    print(f"chart: wrote {' '.join(written)} (from {csv_path})")
+    return 0
+
+
+def cmd_chart(a):
+    return render(a.csv, a.out, a.charts, a.gnuplot, a.size, a.keep_data, a.optional)
+
+
+# --- reading a step: SASS, profile, diff -----------------------------------------------------
+
+def sass_summary(text):
+    """Per kernel of a `cuobjdump --dump-sass` listing, the static counts that matter here."""
+    kernels, arch = [], ""
+    for line in text.splitlines():
+        if m := re.match(r"\s*code for (sm_\w+)", line):
+            arch = m[1]
+        elif m := re.match(r"\s*Function\s*:\s*(.*?)\s*$", line):
+            kernels.append((m[1], arch, []))
+        elif kernels and (m := re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)):
+            words = [w for w in m[2].split() if not w.startswith("@")]   # @P0: a predicate
+            kernels[-1][2].extend([(int(m[1], 16), words[0], words[-1])] if words else [])
+    if not kernels:
+        raise Fail("no kernel (no \"Function :\" line): is it the output of cuobjdump --dump-sass?")
+    pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "–"
+    out = []
+    for n, (fn, arch, code) in enumerate(kernels, 1):
+        ops = collections.Counter(op for _, op, _ in code)
+        count = lambda cls: sum(k for op, k in ops.items() if op.split(".")[0] == cls)
+        widths = lambda cls, usual: ", ".join([f"{v} {ops[v]}" for v in usual.split()] + [
+            f"{v} {k}" for v, k in ops.items() if v.split(".")[0] == cls and v not in usual.split()]) or f"{cls} 0"
+        out += [f"[{n}] {fn}{f'  ({arch})' if arch else ''}",
+                f"    {len(code)} instructions: FFMA {count('FFMA')} ({pct(count('FFMA'), len(code))}), BAR {count('BAR')}, "
+                f"LDL {count('LDL')}, STL {count('STL')}{'  <- local memory: spills?' if count('LDL') + count('STL') else ''}",
+                f"    global  {widths('LDG', 'LDG.E LDG.E.64 LDG.E.128')} | {widths('STG', 'STG.E STG.E.64 STG.E.128')} | {widths('LDGSTS', '')}",
+                f"    shared  {widths('LDS', 'LDS LDS.64 LDS.128')} | {widths('STS', 'STS STS.64 STS.128')}"]
+        # A backward branch closes a loop; the widest such span is the kernel's main loop.
+        loops = [(int(t, 16), a) for a, op, t in code if op.startswith("BRA") and re.fullmatch(r"0x[0-9a-f]+", t) and int(t, 16) < a]
+        lo, hi = max(loops, key=lambda l: l[1] - l[0], default=(0, -1))
+        body = [op.split(".")[0] for a, op, _ in code if lo <= a <= hi]
+        out.append(f"    longest loop 0x{lo:04x}-0x{hi:04x}: {len(body)} instructions, FFMA {body.count('FFMA')} "
+                   f"({pct(body.count('FFMA'), len(body))})" if loops else "    no loop (no backward branch)")
+    return "\n".join(out) + "\n"
+
+
+def cmd_sass(a):
+    if not shutil.which(a.cuobjdump):
+        raise Fail("cuobjdump is not installed here (not on PATH, not in the CUDA toolkit's bin, not in .deps/): `make deps` "
+                   "installs it, with nvdisasm, from PyPI (nvidia-cuda-cuobjdump)")
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    with open(a.out, "w") as f:
+        if subprocess.run([a.cuobjdump, "--dump-sass", a.step], stdout=f).returncode:
+            raise Fail(f"cuobjdump --dump-sass {a.step} failed", 1)
+    with open(a.out) as f:
+        summary = sass_summary(f.read())
+    if shutil.which("c++filt"):   # kernel names demangled
+        summary = subprocess.run(["c++filt"], input=summary, capture_output=True, text=True).stdout
+    print(f"sass: {os.path.basename(a.step)}: the SASS of each kernel, counted (static counts: instructions in the code, "
+          f"not executed)\n\n{summary}\nsass: the whole listing is in {a.out}")
+    return 0
+
+
+# Nsight Compute's metrics that explain the steps: (metric, short name, what it tells).
+METRICS = [("gpu__time_duration.sum", "time", "kernel time"),
+           ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM %", "DRAM bandwidth used, % of peak"),
+           ("lts__t_bytes.sum", "L2 bytes", "bytes through L2"),
+           ("lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 %", "L2 bandwidth used, % of peak"),
+           ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smem ld confl.", "shared-memory load bank conflicts"),
+           ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smem st confl.", "shared-memory store bank conflicts"),
+           ("sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy", "achieved occupancy: warps active, % of the SM's maximum"),
+           ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue %", "cycles an instruction issued, % of active cycles"),
+           ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "FMA pipe %", "FMA pipe busy, % of active cycles"),
+           ("launch__registers_per_thread", "regs", "registers per thread"),
+           ("launch__occupancy_limit_registers", "blocks (regs)", "blocks per SM the registers allow")]
+
+
+def read_ncu(path):
+    """The first launch in what `ncu --csv --page raw` printed: {metric: its value, made readable}."""
+    with open(path) as f:
+        rows = list(csv.reader(l for l in f.read().splitlines() if not re.match(r"==[A-Z]+==", l)))
+    at = next((i for i, r in enumerate(rows) if r and r[0] == "ID"), len(rows))
+    head, body = rows[at] if at < len(rows) else [], [r for r in rows[at + 1:] if len(r) == len(rows[at])]
+    if not any(r[0] for r in body):
+        raise Fail(f"{path}: no metrics of a kernel launch in it (did ncu profile one? see the file)", 1)
+    units = body[0] if body[0][0] == "" else [""] * len(head)   # a row of units, then a row per launch
+    return {k: readable(v, u) for k, v, u in zip(head, next(r for r in body if r[0]), units)}
+
+
+def readable(value, unit):
+    """Nanoseconds as ms, bytes as MB, percentages with one decimal; 1,234 is 1234."""
+    try:
+        v = float(value.replace(",", "") if re.fullmatch(r"-?\d[\d,]*(\.\d+)?", value) else value)
+    except ValueError:
+        return value or "–"
+    ms = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1, "ms": 1}
+    return f"{v * ms[unit]:.3f} ms" if unit in ms else f"{v / 1e6:.1f} MB" if unit == "byte" else \
+        f"{v:.1f} %" if unit == "%" else f"{v:.0f}" if v == int(v) else f"{v:.2f}"
+
+
+def cmd_profile(a):
+    if a.what == "table":
+        print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
+        for path in a.args:
+            got, step = read_ncu(path), re.search(r"step\d+", path)
+            print(f"{step[0] if step else path:<6}" + "".join(f"  {got.get(m, '–'):>14}" for m, _, _ in METRICS))
+        print("\n" + "\n".join(f"  {s:<14} {m}: {w}" for m, s, w in METRICS))
+        return 0
+    if not shutil.which(a.ncu):
+        raise Fail("ncu (Nsight Compute) is not installed here, or not on PATH: it comes with the CUDA toolkit "
+                   "($CUDA_HOME/bin/ncu) or as the nsight-compute package; run on the GPU machine, or pass NCU=/path/to/ncu")
+    if a.what == "check":
+        return 0
+    step, size, base = a.args
+    if not re.fullmatch(r"[1-9]\d*", size):
+        raise Fail(f"SIZE '{size}' is not a positive whole number")
+    os.makedirs(os.path.dirname(base) or ".", exist_ok=True)
+    name, args = os.path.basename(step), [step, size, "--reps", "1", "--warmup", "0", "--no-check"]
+    print(f"profile: {name} at M = N = K = {size}: ncu on the first launch of its sgemm_ kernel (the GPU's counters; this takes a while)")
+    # Only the step's own kernel (they are all sgemm_*, cuBLAS's are not), once, without the check's launches.
+    ncu = [a.ncu, "--csv", "--page", "raw", "--print-units", "base", "--metrics", ",".join(m for m, _, _ in METRICS),
+           "-k", "regex:^sgemm_", "-c", "1"]
+    with open(f"{base}.ncu.csv", "w") as f:
+        rc = subprocess.run(ncu + args, stdout=f, stderr=subprocess.STDOUT).returncode
+    if rc:
+        said = open(f"{base}.ncu.csv").read()
+        root = ("\nprofile: the GPU's counters are reserved to root here: run as root, or see "
+                "https://developer.nvidia.com/ERR_NVGPUCTRPERM") if "ERR_NVGPUCTRPERM" in said else ""
+        raise Fail(f"ncu exited {rc}; the end of what it said ({base}.ncu.csv):\n" +
+                   "\n".join("    " + l for l in said.splitlines()[-15:]) + root, 1)
+    got = read_ncu(f"{base}.ncu.csv")
+    text = (f"{name}, M = N = K = {size} ({' '.join(args)} under ncu)\nkernel: {got['Kernel Name']} (the first launch)\n\n"
+            f"  {'metric':<62} {'value':>16}  what it tells\n" + "".join(f"  {m:<62} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
+    write_whole(f"{base}.txt", text)
+    print(text + f"profile: wrote {base}.txt (and what ncu printed: {base}.ncu.csv)")
+    return 0
+
+
+def code_only(lines):
+    """The lines without their C comments: lines that held only a comment go, blank runs become one."""
+    text = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: m[0] if m[0][0] in "\"'" else "\n" * m[0].count("\n"), "\n".join(lines), flags=re.S)
+    out = []
+    for before, after in zip(lines, (l.rstrip() for l in text.split("\n"))):
+        if after or (not before.strip() and out and out[-1]):
+            out.append(after)
+    return out
+
+
+def cmd_diff(a):
+    found = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}
+    steps, n = " ".join(map(str, sorted(found))), int(a.step) if a.step.isdigit() else None
+    if n is None:
+        raise Fail(f"STEP='{a.step}' is not a step number: make diff STEP=N, N one of: {steps}")
+    if n not in found:
+        raise Fail(f"there is no step {n} (no step{n}_*/step{n}.cu); steps: {steps}")
+    if n - 1 not in found:
+        raise Fail("step 0 is the first step: there is nothing before it to compare with (try STEP=1)" if n == 0 else
+                   f"there is no step {n - 1} (no step{n - 1}_*/step{n - 1}.cu) to compare step {n} with")
+    old, new = (open(found[i]).read().splitlines() for i in (n - 1, n))
+    label = " (code only: comments left out)" if a.code else ""
+    for line in difflib.unified_diff(*((code_only(old), code_only(new)) if a.code else (old, new)),
+                                     found[n - 1] + label, found[n] + label, lineterm=""):
+        print(line)
+    return 0
+
+
+# --- the command line ------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description="The course's tooling: runs, tables, chart data, SASS, profile, diff.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    runs = argparse.ArgumentParser(add_help=False)   # the options of the commands that run steps
+    runs.add_argument("--sizes", default="256 512 1024 2048 4096 8192")
+    runs.add_argument("--reps", type=int, default=10)
+    runs.add_argument("--extra", default="", help="more options for every run (RUN_ARGS)")
+    runs.add_argument("--timeout", type=int, default=900, help="seconds a run may take, 0 for no limit")
+    p = sub.add_parser("run", parents=[runs], help="every run at every size into OUT.csv")
+    p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
+    p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")
+    p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
+    p.add_argument("--sweep-csv", default="plots/sweep.csv"), p.add_argument("--tune-csv", default="plots/tune.csv")
+    p = sub.add_parser("chart", help="OUT/CHART.png and .svg from a CSV, drawn by plots/CHART.gp")
+    p.add_argument("csv"), p.add_argument("out"), p.add_argument("charts", nargs="+", choices=sorted(CHARTS))
+    p.add_argument("--size", type=int, default=4096, help="the progression chart's size")
+    p.add_argument("--gnuplot", default="gnuplot"), p.add_argument("--keep-data", help="a folder to keep the .dat files in")
+    p.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
+    p = sub.add_parser("sweep", parents=[runs], help="a step at every --stages S it describes, then its table and chart")
+    p.add_argument("step"), p.add_argument("csv"), p.add_argument("out"), p.add_argument("--gnuplot", default="gnuplot")
+    p = sub.add_parser("tune", parents=[runs], help="names CONFIG... | run OUT.csv BINDIR CONFIG... | table CSV")
+    p.add_argument("what", choices=["names", "run", "table"]), p.add_argument("args", nargs="*")
+    p = sub.add_parser("sass", help="dump a step's SASS into OUT and count per kernel")
+    p.add_argument("step"), p.add_argument("out"), p.add_argument("--cuobjdump", default="cuobjdump")
+    p = sub.add_parser("profile", help="check | run ./stepN SIZE OUTBASE | table OUTBASE.ncu.csv...")
+    p.add_argument("what", choices=["check", "run", "table"]), p.add_argument("args", nargs="*")
+    p.add_argument("--ncu", default="ncu")
+    p = sub.add_parser("diff", help="what step N changed in its kernel file")
+    p.add_argument("step"), p.add_argument("--code", action="store_true", help="leave the comments of both files out")
+    a = ap.parse_args()
+    need = {("tune", "run"): 2, ("tune", "table"): 1, ("profile", "run"): 3, ("profile", "table"): 1}
+    if len(getattr(a, "args", [])) < need.get((a.cmd, getattr(a, "what", "")), 0):
+        ap.error(f"{a.cmd} {a.what}: too few arguments (see {a.cmd} -h)")
+    sys.stdout.reconfigure(line_buffering=True)   # progress and errors in the order they happen
+    try:
+        return globals()["cmd_" + a.cmd](a) or 0
+    except Fail as e:
+        print(f"{a.cmd}: {e}", file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        print(f"\n{a.cmd}: interrupted; every CSV is left as it was", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
