@@ -32,7 +32,7 @@ SWEEP_SIZES ?= 1024 2048 4096 8192
 SWEEP_CSV   = plots/sweep.csv
 # Each tile configuration "BK BM BN WM WN TM TN" of step 6 is built into build/tune/NAME/step6
 # (NAME like bk8_128x128_w32x64_t8x8, with -DTUNE_BK=8 -DTUNE_BM=128 ...) and run at every size
-# and stage count with --no-check --reps TUNE_REPS.
+# and stage count with --reps TUNE_REPS, each run checked against cuBLAS like any other.
 TUNE_CONFIGS ?= "8 128 128 32 64 8 8" "8 128 128 64 32 8 8" "8 64 128 32 64 8 8" "8 128 64 64 32 8 8" \
                 "8 64 64 32 32 4 8" "8 64 64 32 32 8 4" "16 128 128 32 64 8 8" "16 64 128 32 64 8 8"
 TUNE_SIZES  ?= 1024 2048 4096 8192

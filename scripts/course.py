@@ -6,8 +6,8 @@ its commands: run the steps into a CSV, write the README tables, prepare the dat
 (plots/NAME.gp), sweep stages and tile shapes, read a step's SASS, profile and diff.
 
 A CSV is one run: written to a temporary file, it replaces the old one only when the run is
-complete. A row is a valid result when its verdict is PASS (or UNCHECKED, for `make tune`'s
---no-check runs); any other row keeps its verdict and is never drawn or counted. Bad input gets
+complete. A row is a valid result when its verdict is PASS (or UNCHECKED, in a tune.csv
+from before `make tune` checked its runs); any other row keeps its verdict and is never drawn or counted. Bad input gets
 one line on stderr, "COMMAND: what is wrong", and exit code 2.
 """
 import argparse, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
@@ -412,10 +412,9 @@ def cmd_tune(a):
         if not os.access(f"{bindir}/{n}/step6", os.X_OK):
             raise Fail(f"{bindir}/{n}/step6 is not built (make tune-build builds it)")
     top = max_stages(f"{bindir}/{names[0]}/step6", "tune")
-    print(f"tune: {len(names)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, --no-check "
-          "(speed only: correctness is make test's job)")
+    print(f"tune: {len(names)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, each checked")
     runs = [f"{n} {bindir}/{n}/step6 --stages {s}" for n in names for s in range(1, top + 1)]
-    run_steps(out, runs, a.sizes, a.reps, "--no-check " + a.extra, "config", TUNE_VALID, a.timeout)
+    run_steps(out, runs, a.sizes, a.reps, a.extra, "config", TUNE_VALID, a.timeout)
     print("\n" + "\n".join(tune_table(read_results(out, TUNE_VALID), out)))
     return 0
 

@@ -375,7 +375,7 @@ Test(tune, every_configuration_is_built_with_its_flags_and_not_by_make_all)
     free(log);
 }
 
-Test(tune, tune_runs_every_configuration_size_and_stage_unchecked)
+Test(tune, tune_runs_every_configuration_size_and_stage_checked)
 {
     char dir[256], *log;
     tmpdir(dir, sizeof dir);
@@ -386,7 +386,7 @@ Test(tune, tune_runs_every_configuration_size_and_stage_unchecked)
               "TUNE_CONFIGS='\"8 128 128 32 64 8 8\" \"16 64 128 32 64 8 8\"' TUNE_SIZES='256 512' TUNE_CSV=\"$D/tune.csv\" "
               "HARNESS_LIB= TUNE_SRC= | " MASK " > \"$D/tune.log\"");
     expect_golden(dir, "tune.log", "\"$D/tune.log\"");
-    expect_rc(0, dir, "grep -qx '256 256 256 --reps 5 --stages 1 --no-check --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "grep -qx '256 256 256 --reps 5 --stages 1 --csv-header' \"$D/args\"");
     int rc = sh(&log, dir, "python3 scripts/course.py tune run \"$D/t2.csv\" \"$D/bin\" '8 64 64 32 32 4 8'");
     cr_expect(rc == 2 && strstr(log, "bk8_64x64_w32x32_t4x8/step6 is not built"), "no clear error:\n%s", log);
     free(log);
