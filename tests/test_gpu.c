@@ -218,8 +218,14 @@ static const kernel_case KERNEL_CASES[] = {
     {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
     {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
-    {"./step6", 2047, 2052, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 16-byte"},
-    {"./step6", 2047, 2050, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 4-byte"},
+    /* Step 6 with enough 128x256 tiles for 9 SMs in 10 (2047 x 2052 makes 144) runs them;
+     * with fewer, but at least as many 128x128 tiles as SMs (1500 x 1500 makes 144 of
+     * those, 72 of 128x256), the 128x128 ones. K = 3 is less than one k-tile. */
+    {"./step6", 2047, 2052, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
+    {"./step6", 2047, 2050, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte"},
+    {"./step6", 2047, 2052, 3, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
+    {"./step6", 1500, 1500, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 16-byte"},
+    {"./step6", 1500, 1498, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 4-byte"},
     /* Step 6 with fewer 128x128 tiles than SMs: 64x128 tiles while there are at least half
      * as many as SMs, else 64x64; K split until every SM has a block, and split once more
      * where K allows (see plan_launch). These shapes reach each choice on GPUs of 132 to 144
