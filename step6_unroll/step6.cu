@@ -13,6 +13,9 @@
  *     to fill 132 SMs, smaller tiles when there are not (1024 has only 64);
  *   - rasterization: blocks walk C in groups of GROUP_M tile rows, so the tiles
  *     running at one time share A and B panels in L2;
+ *   - the FMAs of a slice in serpentine order, for the register reuse cache;
+ *   - wide tiles (128 x 256, 128 accumulators a thread) in a lean loop where
+ *     they fill the SMs: the partial k-tile first, no K check after it;
  *   - split K where even the smaller tiles leave SMs idle: 2 to 8 blocks share
  *     a tile, one cluster, and add their partial tiles through distributed
  *     shared memory in a fixed order (Hopper, sm_90).
@@ -563,14 +566,26 @@ using wide = tile_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumul
 using large = tile_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
 using mid = tile_config<64, 128, 32, 64, 8, 8>;      // 128 threads, 64 accumulators each
 using small = tile_config<64, 64, 32, 32, 8, 4>;     // 128 threads, 32 accumulators each
-constexpr int MAX_SPLIT = 8;                         // the largest portable cluster
 
 #ifdef TUNE_BM   // `make tune` builds one binary per configuration
 #ifndef TUNE_SPLIT
 #define TUNE_SPLIT 1
 #endif
 using tuned = tile_config<TUNE_BM, TUNE_BN, TUNE_WM, TUNE_WN, TUNE_TM, TUNE_TN>;
-#endif
+
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+    return launch_stages<tuned, TUNE_SPLIT>(g, stream);
+}
+
+static const char *kernel_name(const gemm_args *g)
+{
+    (void)g;
+    return "the tile shape of this tuning build";
+}
+#else
+constexpr int MAX_SPLIT = 8;   // blocks a tile at most: the largest portable cluster
+
 
 // What launch() runs: the tile shape, and how many blocks share each tile's K.
 enum tile_shape { WIDE, LARGE, MID, SMALL };
@@ -639,9 +654,6 @@ static cudaError_t launch_wide_stages(const gemm_args *g, cudaStream_t stream)
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
-#ifdef TUNE_BM
-    return launch_stages<tuned, TUNE_SPLIT>(g, stream);
-#else
     launch_plan p = plan_launch(g);
     if (p.err != cudaSuccess)
         return p.err;
@@ -651,16 +663,11 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
     case MID: return launch_split<mid, MAX_SPLIT / 2>(g, p.split, stream);   // see plan_launch
     default: return launch_split<small, MAX_SPLIT>(g, p.split, stream);
     }
-#endif
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach each one.
 static const char *kernel_name(const gemm_args *g)
 {
-#ifdef TUNE_BM
-    (void)g;
-    return "the tile shape of this tuning build";
-#else
     static const char *const names[4][4][2] = {
         {{"128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte pieces",
           "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte pieces"}},
@@ -678,8 +685,8 @@ static const char *kernel_name(const gemm_args *g)
         return "unknown (a device query failed)";
     int split_index = p.split == 8 ? 3 : p.split / 2;   // 1, 2, 4, 8 -> 0, 1, 2, 3
     return names[p.shape][split_index][g->n % 4 == 0];
-#endif
 }
+#endif
 
 int main(int argc, char **argv)
 {
