@@ -25,16 +25,18 @@ OUT         = plots
 README      = README.md
 PLOT_CHARTS = progression sizes
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS))
-RUN_FLAGS   = --reps '$(REPS)' --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
+RUN_FLAGS   = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
+CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
 
 SWEEP_STEP  = ./step5
 SWEEP_SIZES ?= 1024 2048 4096 8192
 SWEEP_CSV   = plots/sweep.csv
-# Each tile configuration "BK BM BN WM WN TM TN" of step 6 is built into build/tune/NAME/step6
-# (NAME like bk8_128x128_w32x64_t8x8, with -DTUNE_BK=8 -DTUNE_BM=128 ...) and run at every size
-# and stage count with --reps TUNE_REPS, each run checked against cuBLAS like any other.
-TUNE_CONFIGS ?= "8 128 128 32 64 8 8" "8 128 128 64 32 8 8" "8 64 128 32 64 8 8" "8 128 64 64 32 8 8" \
-                "8 64 64 32 32 4 8" "8 64 64 32 32 8 4" "16 128 128 32 64 8 8" "16 64 128 32 64 8 8"
+# Each tile configuration of step 6, named bkBK_BMxBN_wWMxWN_tTMxTN (BK, then the block, warp and
+# thread tiles), is built into build/tune/NAME/step6 (bk8_128x128_w32x64_t8x8: -DTUNE_BK=8
+# -DTUNE_BM=128 -DTUNE_BN=128 ...) and run at every size and stage count with --reps TUNE_REPS,
+# each run checked against cuBLAS like any other.
+TUNE_CONFIGS ?= bk8_128x128_w32x64_t8x8 bk8_128x128_w64x32_t8x8 bk8_64x128_w32x64_t8x8 bk8_128x64_w64x32_t8x8 \
+                bk8_64x64_w32x32_t4x8 bk8_64x64_w32x32_t8x4 bk16_128x128_w32x64_t8x8 bk16_64x128_w32x64_t8x8
 TUNE_SIZES  ?= 1024 2048 4096 8192
 TUNE_REPS   ?= 5
 TUNE_CSV    = plots/tune.csv
@@ -46,24 +48,23 @@ STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README
 .PHONY: plots results chart table sweep sweep-chart tune tune-build tune-table
 
 results: $(BUILT_STEPS) left-out
-	@$(COURSE) run '$(RESULTS)' $(PLOT_STEPS) --sizes '$(SIZES)' $(RUN_FLAGS)
+	@$(COURSE) run '$(RESULTS)' $(PLOT_STEPS) --sizes '$(SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 
 # The GPU machine may have no gnuplot: then the CSV is the result, drawn elsewhere.
 plots: results
-	@$(COURSE) chart '$(RESULTS)' '$(OUT)' $(PLOT_CHARTS) --size '$(PROGRESSION_SIZE)' --gnuplot '$(GNUPLOT)' --optional plots
+	@$(CHART) '$(RESULTS)' '$(OUT)' $(PLOT_CHARTS) --optional plots
 
 chart:
-	@$(COURSE) chart '$(CSV)' '$(OUT)' $(PLOT_CHARTS) --size '$(PROGRESSION_SIZE)' --gnuplot '$(GNUPLOT)' \
-	  $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
+	@$(CHART) '$(CSV)' '$(OUT)' $(PLOT_CHARTS)
 
 table:
 	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --tune-csv '$(TUNE_CSV)'
 
 sweep: $(patsubst ./%,%,$(SWEEP_STEP))
-	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
+	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' --reps '$(REPS)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
 
 sweep-chart:
-	@$(COURSE) chart '$(SWEEP_CSV)' '$(OUT)' sweep --gnuplot '$(GNUPLOT)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
+	@$(CHART) '$(SWEEP_CSV)' '$(OUT)' sweep
 
 # "bk8_128x128_w32x64_t8x8" -> -DTUNE_BK=8 -DTUNE_BM=128 -DTUNE_BN=128 -DTUNE_WM=32 ...
 tune_params = $(subst _, ,$(subst x, ,$(subst _t,_,$(subst _w,_,$(patsubst bk%,%,$(1))))))
@@ -73,13 +74,14 @@ $(TUNE_DIR)/%/step6: $(TUNE_SRC) $(HARNESS_LIB) common/harness.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(call tune_flags,$*) $(TUNE_SRC) $(HARNESS_LIB) $(LDLIBS) -o $@
 
+# (A recipe line with $(MAKE) in it runs under make -n too: the names are checked there as well.)
 tune-build: $(HARNESS_LIB)
-	@names=$$($(COURSE) tune names $(TUNE_CONFIGS)) || exit 2; \
-	  $(MAKE) --no-print-directory $$(for n in $$names; do printf ' $(TUNE_DIR)/%s/step6' "$$n"; done)
+	@bad=$$(printf '%s\n' $(TUNE_CONFIGS) | grep -Evx '$(subst N,[1-9][0-9]*,bkN_NxN_wNxN_tNxN)'); [ -n '$(TUNE_CONFIGS)' ] && [ -z "$$bad" ] || \
+	  { echo "tune-build: TUNE_CONFIGS needs names bkBK_BMxBN_wWMxWN_tTMxTN of 7 positive whole numbers, not:" $$bad >&2; exit 2; }; \
+	  $(MAKE) --no-print-directory $(foreach n,$(TUNE_CONFIGS),$(TUNE_DIR)/$(n)/step6)
 
 tune: tune-build
-	@$(COURSE) tune run '$(TUNE_CSV)' '$(TUNE_DIR)' $(TUNE_CONFIGS) --sizes '$(TUNE_SIZES)' --reps '$(TUNE_REPS)' \
-	  --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
+	@$(COURSE) tune '$(TUNE_CSV)' '$(TUNE_DIR)' $(TUNE_CONFIGS) --sizes '$(TUNE_SIZES)' --reps '$(TUNE_REPS)' $(RUN_FLAGS)
 
 tune-table:
-	@$(COURSE) tune table '$(TUNE_CSV)'
+	@$(COURSE) tune-table '$(TUNE_CSV)'

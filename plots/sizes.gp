@@ -7,7 +7,6 @@ load plotdir."/style.gp"
 set title chart_title("SGEMM FP32 against size: each step and cuBLAS")
 set logscale x 2
 set xrange [xmin / 1.25 : xmax * 1.25]
-set grid xtics ytics ls 100, ls 100
 @top_panel
 set ylabel "TFLOPS (log scale)"
 set logscale y 10

@@ -40,6 +40,6 @@ chart_title(what) = what . "\n" . sprintf("%s, %s (CUDA %s, commit %s)", device,
 
 # Two panels, one x axis: TFLOPS above, the ratio to cuBLAS (1× = as fast) below; the key
 # to the right of both. `@top_panel`, plot, `@ratio_panel`, plot.
-panels = "set multiplot; set lmargin at screen 0.09; set rmargin at screen 0.72; set key at screen 0.74, 0.84 left top"
+panels = "set multiplot; set grid xtics ytics ls 100, ls 100; set lmargin at screen 0.09; set rmargin at screen 0.72; set key at screen 0.74, 0.84 left top"
 top_panel = "set tmargin at screen 0.86; set bmargin at screen 0.49; set format x ''; unset xlabel"
 ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set label 1 'cuBLAS = 1×' at graph 0.01, first 1 offset 0,0.8; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"

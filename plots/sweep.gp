@@ -7,7 +7,6 @@ load plotdir."/style.gp"
 @panels
 set title chart_title(sprintf("%s: TFLOPS against pipeline stages S", step))
 set xrange [smin - 0.3 : smax + 0.3]
-set grid xtics ytics ls 100, ls 100
 @top_panel
 set key title "M = N = K" left
 set ylabel "TFLOPS (FP32)"

@@ -3,7 +3,7 @@
 
 The make targets run it (plots/plots.mk, scripts/tools.mk); `python3 scripts/course.py -h` lists
 its commands: run the steps into a CSV, write the README tables, prepare the data gnuplot draws
-(plots/NAME.gp), sweep stages and tile shapes, read a step's SASS, profile and diff.
+(plots/NAME.gp), sweep stages and tile shapes, count a step's SASS listing, profile and diff.
 
 A CSV is one run: written to a temporary file, it replaces the old one only when the run is
 complete. A row is a valid result when its verdict is PASS (or UNCHECKED, in a tune.csv
@@ -34,10 +34,10 @@ def positive(text):
     return v if 0 < v < math.inf else 0.0
 
 
-def read_results(path, valid=("PASS",), hint="`make results` on a GPU machine writes plots/results.csv (or pass CSV=path)"):
+def read_results(path, valid=("PASS",), make="results", var="CSV"):
     """The rows of a CSV of ./stepN --csv rows, as dicts, each with "ok": a valid result."""
     if not os.path.exists(path):
-        raise Fail(f"{path}: no such file: {hint}")
+        raise Fail(f"{path}: no such file: `make {make}` on a GPU machine writes plots/{make}.csv (or pass {var}=path)")
     with open(path, newline="") as f:
         lines = [(no, l) for no, l in enumerate(f.read().splitlines(), 1) if l.strip() and not l.lstrip().startswith("#")]
     if not lines:
@@ -54,14 +54,10 @@ def read_results(path, valid=("PASS",), hint="`make results` on a GPU machine wr
             raise Fail(f"{path}: line {no}: {len(fields)} fields, but the header has {len(header)}")
         r = dict(zip(header, fields))
         r["ok"] = r["verdict"] in valid
-        if r["ok"] and not all(r[c].isdigit() and int(r[c]) > 0 for c in "mnk"):
-            raise Fail(f"{path}: line {no}: m, n, k must be positive integers (got {r['m']}, {r['n']}, {r['k']})")
-        for c in ("gflops", "cublas_gflops", "ratio"):
-            if r["ok"] and not positive(r[c]):
-                raise Fail(f"{path}: line {no}: {c} is '{r[c]}', not a positive number, in a {r['verdict']} row")
+        bad = [c for c in ("m", "n", "k", "gflops", "cublas_gflops", "ratio") if r["ok"] and not positive(r[c])]
+        if bad:
+            raise Fail(f"{path}: line {no}: {bad[0]} is '{r[bad[0]]}', not a positive number, in a {r['verdict']} row")
         rows.append(r)
-    if not rows:
-        raise Fail(f"{path}: no rows under the header")
     if not any(r["ok"] for r in rows):
         raise Fail(f"{path}: no {' or '.join(valid)} rows ({len(rows)} rows, none a valid result): nothing valid to draw")
     devices = values(rows, "device").split(", ")
@@ -110,8 +106,7 @@ def best(rows):
 
 
 def values(rows, col):
-    seen = list(dict.fromkeys(r[col] for r in rows if r[col]))
-    return ", ".join(seen) if seen else "unknown"
+    return ", ".join(dict.fromkeys(r[col] for r in rows if r[col])) or "unknown"
 
 
 def dates(rows):
@@ -175,13 +170,11 @@ def step_table(rows, source, step_dir):
 
 def sweep_step(rows):
     """The one step a sweep CSV holds, and its stage counts."""
-    if "stages" not in rows[0]:
-        raise Fail("no stages column: a sweep CSV is rows of ./stepN --stages S --csv")
     steps = steps_in(rows)
     if len(steps) != 1:
         raise Fail(f"a sweep is one step's rows, this CSV holds {len(steps)} steps")
     if not stage_counts(rows):
-        raise Fail("no row has a stage count (the stages column is empty or 0)")
+        raise Fail("no row has a stage count (no stages column, or it is empty or 0): a sweep is rows of ./stepN --stages S")
     return steps[0], stage_counts(rows)
 
 
@@ -230,18 +223,21 @@ def tune_table(rows, source, _=None):
 
 
 def markers(path, name):
-    """The line indices of NAME's begin and end markers; None when it has neither; Fail when they are broken."""
+    """The line indices of NAME's begin and end markers, and the file's lines; None when it has neither marker;
+    Fail when they are broken."""
     b, e = (m.format(name) for m in MARKERS)
+    if not os.path.isfile(path):
+        raise Fail(f"{path} does not exist; the table goes in it, between the lines {b} and {e}")
     with open(path) as f:
-        lines = [l.strip(" \t\r\n") for l in f]
-    at_b, at_e = [i for i, l in enumerate(lines) if l == b], [i for i, l in enumerate(lines) if l == e]
+        lines = f.read().split("\n")
+    at_b, at_e = ([i for i, l in enumerate(lines) if l.strip(" \t\r") == m] for m in (b, e))
     if not at_b and not at_e:
         return None
     if len(at_b) != 1 or len(at_e) != 1:
         raise Fail(f"{path} has {len(at_b)} '{b}' and {len(at_e)} '{e}' lines; it needs exactly one of each")
     if at_b[0] > at_e[0]:
         raise Fail(f"{path} has {e} (line {at_e[0] + 1}) before {b} (line {at_b[0] + 1})")
-    return at_b[0], at_e[0]
+    return at_b[0], at_e[0], lines
 
 
 def write_whole(path, text, like=None):
@@ -256,28 +252,21 @@ def write_whole(path, text, like=None):
 
 def fill(path, name, table, source):
     """Puts table between the file's NAME markers; nothing else in the file changes."""
-    b, e = markers(path, name)
-    with open(path) as f:
-        lines = f.read().split("\n")
+    b, e, lines = markers(path, name)
     note = f"<!-- Written by `make table` from {source}: rerun it rather than editing these lines. -->"
     write_whole(path, "\n".join(lines[:b + 1] + [note, ""] + table + [""] + lines[e:]), like=path)
 
 
 def cmd_table(a):
-    b, e = (m.format("results-table") for m in MARKERS)
-    if not os.path.isfile(a.readme) or markers(a.readme, "results-table") is None:
-        raise Fail(f"{a.readme} has no results-table markers: put the lines {b} and {e} (each on a line of its own) where the "
-                   "table goes" if os.path.isfile(a.readme) else f"{a.readme} does not exist; the table goes in it, between the lines {b} and {e}")
-    table = results_table(read_results(a.csv), a.csv)
-    fill(a.readme, "results-table", table, a.csv)
-    print(f"table: wrote the results table ({len(table) - 4} rows, from {a.csv}) into {a.readme}")
-    status, kinds = 0, [("step-results", a.csv, "step's results table", ("PASS",), step_table),
+    if markers(a.readme, "results-table") is None:
+        b, e = (m.format("results-table") for m in MARKERS)
+        raise Fail(f"{a.readme} has no results-table markers: put the lines {b} and {e} (each on a line of its own) where the table goes")
+    read_results(a.csv)   # refused when missing or unsound, unlike the sweep's and tune's CSVs, which may not exist yet
+    status, kinds = 0, [("results-table", a.csv, "results table", ("PASS",), results_table),
+                        ("step-results", a.csv, "step's results table", ("PASS",), step_table),
                         ("sweep-results", a.sweep_csv, "stage sweep table", ("PASS",), sweep_table),
                         ("tune-results", a.tune_csv, "tile-shape table", TUNE_VALID, tune_table)]
-    for readme in a.step_readmes:
-        if not os.path.isfile(readme):
-            print(f"table: note: {readme} does not exist, skipped")
-            continue
+    for readme in [a.readme] + a.step_readmes:
         step_dir, found = os.path.basename(os.path.dirname(readme)), False
         for name, source, label, valid, make in kinds:
             try:
@@ -294,7 +283,7 @@ def cmd_table(a):
                 print(f"table: {err}", file=sys.stderr)
                 status = 2
         if not found:
-            print(f"table: note: {readme} has no table markers (step-results, sweep-results, tune-results), skipped")
+            print(f"table: note: {readme} has no table markers ({', '.join(k[0] for k in kinds[1:])}), skipped")
     return status
 
 
@@ -307,8 +296,8 @@ def describe(binary):
 
 
 def max_stages(binary, what):
-    if not os.access(binary, os.X_OK) or os.path.isdir(binary):
-        raise Fail(f"{binary} is not an executable step (make builds it)")
+    if not shutil.which(binary):
+        raise Fail(f"{binary} is not built (make builds it)")
     n = describe(binary).get("max_stages", "0")
     if not n.isdigit() or int(n) < 1:
         raise Fail(f"{binary} --describe gives no max_stages of 1 or more: it has no pipeline stages to {what}")
@@ -316,17 +305,15 @@ def max_stages(binary, what):
 
 
 def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), timeout=900):
-    """Runs each RUN ("[LABEL] BINARY [OPTION...]") at each size, then writes OUT whole, or keeps it."""
-    plan = []
-    for words in (run.split() for run in runs):
-        lab = words.pop(0) if label and words else ""
-        if label and (not lab or "," in lab):
-            raise Fail(f"'{' '.join(words)}' has no label, or one with a comma (each run is \"LABEL BINARY [OPTION...]\")")
-        if not words or not os.access(words[0], os.X_OK) or os.path.isdir(words[0]):
+    """Runs each RUN ("BINARY [OPTION...]") at each size, then writes OUT whole, or keeps it. With a label, the
+    rows have a first column of that name: the name of the folder the binary is in (make tune's configuration)."""
+    plan = [run.split() for run in runs]
+    for words in plan:
+        if not words or not shutil.which(words[0]):
             raise Fail(f"'{' '.join(words)}' is not an executable step (make builds them)")
-        plan.append((lab, words[0], words[1:]))
     header, rows, total = None, [], len(sizes.split()) * len(plan)
-    for i, (size, (lab, binary, opts)) in enumerate(((s, p) for s in sizes.split() for p in plan), 1):
+    for i, (size, (binary, *opts)) in enumerate(((s, p) for s in sizes.split() for p in plan), 1):
+        lab = os.path.basename(os.path.dirname(binary)) if label else ""
         print(f"[{i}/{total}] {lab + ': ' if lab else ''}{' '.join([os.path.basename(binary)] + opts)} {size} ... ", end="")
         opts = opts + extra.split()
         try:
@@ -335,8 +322,7 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
             rc, lines, err = p.returncode, p.stdout.splitlines() + [""], p.stderr
         except subprocess.TimeoutExpired as e:
             rc, lines, err = None, [""], (e.stderr or b"").decode(errors="replace")
-        at = next((j for j, l in enumerate(lines) if l.startswith("step,")), -1)   # the header, then the row
-        head, row = lines[at] if at >= 0 else None, lines[at + 1] if at >= 0 else None
+        head, row = next(((l, lines[j + 1]) for j, l in enumerate(lines) if l.startswith("step,")), (None, None))
         header = header or (row and head)
         problem = ("ERROR stale build" if row and head != header else f"TIMEOUT {timeout} s" if rc is None else
                    f"CRASH signal {-rc}" if rc < 0 else f"ERROR exit {rc}" if rc > 1 else
@@ -358,15 +344,13 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
         if label:
             r[label] = lab
         rows.append(r)
-    if not header:
-        raise Fail(f"no run printed a CSV row (is there a GPU? see the errors above); {out} left as it was", 1)
-    known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit
     counts = collections.Counter(r["verdict"] for r in rows)
     summary = f"{len(rows)} rows: " + ", ".join(f"{n} {v}" for v, n in counts.items())
     failed = [f"{r[label] + ': ' if label else ''}{r['step']} {r['m']}{' S=' + r['stages'] if stages_of(r) else ''} ({r['verdict']})"
               for r in rows if r["verdict"] not in valid]
     if len(failed) == len(rows):
-        raise Fail(f"no run gave a valid result ({' '.join(valid)}) ({summary}); {out} left as it was", 1)
+        raise Fail(f"no run gave a valid result ({' or '.join(valid)}; {summary}: is there a GPU? see above); {out} left as it was", 1)
+    known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit
     cols = ([label] if label else []) + header.split(",")
     ident = ("device", "sm_count", "cuda_runtime", "cuda_driver", "commit")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
@@ -375,7 +359,6 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
     print(f"run: wrote {out}, {summary}")
     if failed:
         print(f"run: not drawn (no valid result): {', '.join(failed)}")
-    return 0
 
 
 def cmd_run(a):
@@ -390,33 +373,17 @@ def cmd_sweep(a):
     return render(a.csv, a.out, ["sweep"], a.gnuplot, optional="sweep")
 
 
-def config_name(config):
-    v = config.split()
-    if len(v) != 7 or not all(re.fullmatch(r"[1-9]\d*", x) for x in v):
-        raise Fail(f"configuration '{config}' is not 7 positive whole numbers \"BK BM BN WM WN TM TN\"")
-    return "bk{}_{}x{}_w{}x{}_t{}x{}".format(*v)
+def cmd_tune_table(a):
+    print("\n".join(tune_table(read_results(a.csv, TUNE_VALID, "tune", "TUNE_CSV"), a.csv)))
 
 
 def cmd_tune(a):
-    if a.what == "table":
-        hint = "`make tune` on a GPU machine writes plots/tune.csv (or pass TUNE_CSV=path)"
-        print("\n".join(tune_table(read_results(a.args[0], TUNE_VALID, hint), a.args[0])))
-        return 0
-    if not a.args[2 if a.what == "run" else 0:]:
-        raise Fail("no configurations (TUNE_CONFIGS is empty)")
-    if a.what == "names":
-        print("\n".join(config_name(c) for c in a.args))
-        return 0
-    out, bindir, names = a.args[0], a.args[1], [config_name(c) for c in a.args[2:]]
-    for n in names:
-        if not os.access(f"{bindir}/{n}/step6", os.X_OK):
-            raise Fail(f"{bindir}/{n}/step6 is not built (make tune-build builds it)")
-    top = max_stages(f"{bindir}/{names[0]}/step6", "tune")
-    print(f"tune: {len(names)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, each checked")
-    runs = [f"{n} {bindir}/{n}/step6 --stages {s}" for n in names for s in range(1, top + 1)]
+    out, binaries = a.out, [f"{a.bindir}/{name}/step6" for name in a.configs]
+    top = min(max_stages(b, "tune") for b in binaries)
+    print(f"tune: {len(binaries)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, each checked")
+    runs = [f"{b} --stages {s}" for b in binaries for s in range(1, top + 1)]
     run_steps(out, runs, a.sizes, a.reps, a.extra, "config", TUNE_VALID, a.timeout)
     print("\n" + "\n".join(tune_table(read_results(out, TUNE_VALID), out)))
-    return 0
 
 
 # --- the data of the charts, and gnuplot -----------------------------------------------------
@@ -454,11 +421,18 @@ def chart_progression(rows, size):
         size = passing[-1]
     steps, cublas = steps_in(rows), cublas_median(rows, size) / 1000
     at = [find(rows, step=s, size=size) for s in steps]
-    data = "".join(f"{x}\t{tflops(r)}\t{r['ratio'] if r and r['ok'] else 'NaN'}\t{step_no(s) % 9 + 1}\t"
+    data = "".join(f"{x}\t{tflops(r)}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t{step_no(s) % 9 + 1}\t"
                    f"{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
     top = max([cublas] + [float(r["gflops"]) / 1000 for r in at if r and r["ok"]])
     tics = ", ".join(f"{gp(s.replace('_', chr(10), 1))} {x}" for x, s in enumerate(steps))
     return data, dict(size=size, nsteps=len(steps), cublas=cublas, ymax=top * 1.3), f"set xtics ({tics})"
+
+
+def extent(rows, cublas):
+    """The ranges of the TFLOPS (the valid runs' and cuBLAS's) and of the ratios to cuBLAS (1 included)."""
+    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + cublas
+    ratios = [float(r["ratio"]) for r in rows if r["ok"]] + [1.0]
+    return dict(ymin=min(tf), ymax=max(tf), rmin=min(ratios), rmax=max(ratios))
 
 
 def chart_sizes(rows, _):
@@ -466,10 +440,9 @@ def chart_sizes(rows, _):
     blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), str, lambda r: r["m"])
     cublas = [(s, cublas_median(rows, s) / 1000) for s in sizes if cublas_median(rows, s)]
     blocks.append("cuBLAS\n" + "".join(f"{s}\t{t:.4f}\t1\n" for s, t in cublas))
-    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + [t for _, t in cublas]
     return "\n\n\n".join(blocks), dict(
-        nsteps=len(blocks) - 1, linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
-        xmin=sizes[0], xmax=sizes[-1], ymin=min(tf), ymax=max(tf), rmax=max([float(r["ratio"]) for r in rows if r["ok"]] + [1.0]),
+        extent(rows, [t for _, t in cublas]), nsteps=len(blocks) - 1, xmin=sizes[0], xmax=sizes[-1],
+        linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
         note="no run passed: " + ", ".join(lost) if lost else ""), "set xtics (" + ", ".join(map(str, sizes)) + ")"
 
 
@@ -478,11 +451,9 @@ def chart_sweep(rows, _):
     cublas = lambda size: (f"{cublas_median(rows, size) / 1000:.4f}",)
     blocks, lost = series(sizes_in(rows), stages, lambda g, x: find(rows, size=g, stages=x), str,
                           lambda r: f"S={r['stages']}", cublas)
-    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + [float(cublas(s)[0]) for s in sizes_in(rows)]
-    ratios = [float(r["ratio"]) for r in rows if r["ok"]] + [1.0]
     return "\n\n\n".join(blocks), dict(
-        step=step, nsizes=len(blocks), smin=stages[0], smax=stages[-1], ymin=min(tf), ymax=max(tf), rmin=min(ratios),
-        rmax=max(ratios), note="no run passed at size " + ", ".join(lost) if lost else ""), \
+        extent(rows, [float(cublas(s)[0]) for s in sizes_in(rows)]), step=step, nsizes=len(blocks), smin=stages[0],
+        smax=stages[-1], note="no run passed at size " + ", ".join(lost) if lost else ""), \
         "set xtics (" + ", ".join(map(str, stages)) + ")"
 
 
@@ -493,16 +464,14 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
     """Each chart as OUTDIR/NAME.png and .svg, drawn by plots/NAME.gp; nothing is written unless all render.
     Without gnuplot: an error, or (optional, on the GPU machine) how to draw them elsewhere."""
     sweep = charts == ["sweep"]
-    rows = read_results(csv_path, hint="`make sweep` on a GPU machine writes plots/sweep.csv (or pass SWEEP_CSV=path)") \
-        if sweep else read_results(csv_path)
+    rows = read_results(csv_path, make="sweep", var="SWEEP_CSV") if sweep else read_results(csv_path)
     if not shutil.which(gnuplot):
         how = f"make sweep-chart SWEEP_CSV={csv_path}" if sweep else f"make chart CSV={csv_path}; make table CSV={csv_path}"
+        why = f"gnuplot is not installed here (`make deps` installs it): run `{how}` where it is (no GPU needed)"
         if not optional:
-            raise Fail(f"gnuplot is not installed (`make deps` installs it); {csv_path} is ready: run `{how}` once it is")
-        print(f"{optional}: gnuplot is not installed here: {csv_path} is written, the charts are not. Take it (commit it,\n"
-              f"{optional}: or copy it) to a machine with gnuplot (make deps installs it) and run there, with no GPU:\n"
-              f"{optional}:     {how}")
-        return 0
+            raise Fail(why)
+        print(f"{optional}: {csv_path} is written, the charts are not: {why}")
+        return
     plotdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots")
     os.makedirs(outdir, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
@@ -528,7 +497,6 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
         for path in written:
             os.replace(f"{tmp}/{os.path.basename(path)}", path)
     print(f"chart: wrote {' '.join(written)} (from {csv_path})")
-    return 0
 
 
 def cmd_chart(a):
@@ -572,20 +540,12 @@ def sass_summary(text):
 
 
 def cmd_sass(a):
-    if not shutil.which(a.cuobjdump):
-        raise Fail("cuobjdump is not installed here (not on PATH, not in the CUDA toolkit's bin, not in .deps/): `make deps` "
-                   "installs it, with nvdisasm, from PyPI (nvidia-cuda-cuobjdump)")
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w") as f:
-        if subprocess.run([a.cuobjdump, "--dump-sass", a.step], stdout=f).returncode:
-            raise Fail(f"cuobjdump --dump-sass {a.step} failed", 1)
-    with open(a.out) as f:
+    with open(a.listing) as f:
         summary = sass_summary(f.read())
     if shutil.which("c++filt"):   # kernel names demangled
         summary = subprocess.run(["c++filt"], input=summary, capture_output=True, text=True).stdout
-    print(f"sass: {os.path.basename(a.step)}: the SASS of each kernel, counted (static counts: instructions in the code, "
-          f"not executed)\n\n{summary}\nsass: the whole listing is in {a.out}")
-    return 0
+    print(f"sass: the SASS of each kernel in {a.listing}, counted (static counts: instructions in the code, "
+          f"not executed)\n\n{summary}", end="")
 
 
 # Nsight Compute's metrics that explain the steps: (metric, short name, what it tells).
@@ -625,20 +585,16 @@ def readable(value, unit):
         f"{v:.1f} %" if unit == "%" else f"{v:.0f}" if v == int(v) else f"{v:.2f}"
 
 
+def cmd_profile_table(a):
+    print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
+    for path in a.paths:
+        got, step = read_ncu(path), re.search(r"step\d+", path)
+        print(f"{step[0] if step else path:<6}" + "".join(f"  {got.get(m, '–'):>14}" for m, _, _ in METRICS))
+    print("\n" + "\n".join(f"  {s:<14} {m}: {w}" for m, s, w in METRICS))
+
+
 def cmd_profile(a):
-    if a.what == "table":
-        print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
-        for path in a.args:
-            got, step = read_ncu(path), re.search(r"step\d+", path)
-            print(f"{step[0] if step else path:<6}" + "".join(f"  {got.get(m, '–'):>14}" for m, _, _ in METRICS))
-        print("\n" + "\n".join(f"  {s:<14} {m}: {w}" for m, s, w in METRICS))
-        return 0
-    if not shutil.which(a.ncu):
-        raise Fail("ncu (Nsight Compute) is not installed here, or not on PATH: it comes with the CUDA toolkit "
-                   "($CUDA_HOME/bin/ncu) or as the nsight-compute package; run on the GPU machine, or pass NCU=/path/to/ncu")
-    if a.what == "check":
-        return 0
-    step, size, base = a.args
+    step, size, base = a.step, a.size, a.base   # ./stepN, M = N = K, and the path of the files it writes, less .txt
     if not re.fullmatch(r"[1-9]\d*", size):
         raise Fail(f"SIZE '{size}' is not a positive whole number")
     os.makedirs(os.path.dirname(base) or ".", exist_ok=True)
@@ -660,7 +616,6 @@ def cmd_profile(a):
             f"  {'metric':<62} {'value':>16}  what it tells\n" + "".join(f"  {m:<62} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
     write_whole(f"{base}.txt", text)
     print(text + f"profile: wrote {base}.txt (and what ncu printed: {base}.ncu.csv)")
-    return 0
 
 
 def code_only(lines):
@@ -675,21 +630,14 @@ def code_only(lines):
 
 
 def cmd_diff(a):
-    found = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}
-    steps, n = " ".join(map(str, sorted(found))), int(a.step) if a.step.isdigit() else None
-    if n is None:
-        raise Fail(f"STEP='{a.step}' is not a step number: make diff STEP=N, N one of: {steps}")
-    if n not in found:
-        raise Fail(f"there is no step {n} (no step{n}_*/step{n}.cu); steps: {steps}")
-    if n - 1 not in found:
-        raise Fail("step 0 is the first step: there is nothing before it to compare with (try STEP=1)" if n == 0 else
-                   f"there is no step {n - 1} (no step{n - 1}_*/step{n - 1}.cu) to compare step {n} with")
+    found, n = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}, a.step
+    if n not in found or n - 1 not in found:
+        raise Fail(f"step {n} is the first step: there is nothing before it to compare with" if n in found else
+                   f"there is no step {n} (no step{n}_*/step{n}.cu)")
     old, new = (open(found[i]).read().splitlines() for i in (n - 1, n))
     label = " (code only: comments left out)" if a.code else ""
-    for line in difflib.unified_diff(*((code_only(old), code_only(new)) if a.code else (old, new)),
-                                     found[n - 1] + label, found[n] + label, lineterm=""):
-        print(line)
-    return 0
+    print("\n".join(difflib.unified_diff(*((code_only(old), code_only(new)) if a.code else (old, new)),
+                                         found[n - 1] + label, found[n] + label, lineterm="")))
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -714,22 +662,19 @@ def main():
     p.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
     p = sub.add_parser("sweep", parents=[runs], help="a step at every --stages S it describes, then its table and chart")
     p.add_argument("step"), p.add_argument("csv"), p.add_argument("out"), p.add_argument("--gnuplot", default="gnuplot")
-    p = sub.add_parser("tune", parents=[runs], help="names CONFIG... | run OUT.csv BINDIR CONFIG... | table CSV")
-    p.add_argument("what", choices=["names", "run", "table"]), p.add_argument("args", nargs="*")
-    p = sub.add_parser("sass", help="dump a step's SASS into OUT and count per kernel")
-    p.add_argument("step"), p.add_argument("out"), p.add_argument("--cuobjdump", default="cuobjdump")
-    p = sub.add_parser("profile", help="check | run ./stepN SIZE OUTBASE | table OUTBASE.ncu.csv...")
-    p.add_argument("what", choices=["check", "run", "table"]), p.add_argument("args", nargs="*")
-    p.add_argument("--ncu", default="ncu")
+    p = sub.add_parser("tune", parents=[runs], help="BINDIR/NAME/step6 for each configuration NAME, at every S it describes")
+    p.add_argument("out"), p.add_argument("bindir"), p.add_argument("configs", nargs="+", metavar="NAME")
+    sub.add_parser("tune-table", help="the table of a tune CSV").add_argument("csv")
+    sub.add_parser("sass", help="count per kernel in a listing of cuobjdump --dump-sass").add_argument("listing")
+    p = sub.add_parser("profile", help="ncu on a step's kernel: OUTBASE.txt and OUTBASE.ncu.csv")
+    p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
+    sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")
     p = sub.add_parser("diff", help="what step N changed in its kernel file")
-    p.add_argument("step"), p.add_argument("--code", action="store_true", help="leave the comments of both files out")
+    p.add_argument("step", type=int), p.add_argument("--code", action="store_true", help="leave the comments of both files out")
     a = ap.parse_args()
-    need = {("tune", "run"): 2, ("tune", "table"): 1, ("profile", "run"): 3, ("profile", "table"): 1}
-    if len(getattr(a, "args", [])) < need.get((a.cmd, getattr(a, "what", "")), 0):
-        ap.error(f"{a.cmd} {a.what}: too few arguments (see {a.cmd} -h)")
     sys.stdout.reconfigure(line_buffering=True)   # progress and errors in the order they happen
     try:
-        return globals()["cmd_" + a.cmd](a) or 0
+        return globals()["cmd_" + a.cmd.replace("-", "_")](a) or 0
     except Fail as e:
         print(f"{a.cmd}: {e}", file=sys.stderr)
         return e.code

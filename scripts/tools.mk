@@ -10,9 +10,12 @@
 #   make profile-all SIZE=4096      every step, then one table (step x metric)
 
 SIZE      ?= 4096
-# On PATH, in the toolkit, or (cuobjdump) where `make deps` put it: tool_path, in the Makefile.
+# On PATH, in the toolkit, or (cuobjdump) where `make deps` put it: tool_path, in the Makefile;
+# need_tool (there too) stops with the hint when one is missing.
 NCU       ?= $(call tool_path,ncu)
 CUOBJDUMP ?= $(call tool_path,cuobjdump)
+NCU_HINT  := Nsight Compute (ncu) comes with the CUDA toolkit or as the nsight-compute package; run on the GPU machine or pass NCU=path
+CUOBJDUMP_HINT := make deps installs it, with nvdisasm, from PyPI (nvidia-cuda-cuobjdump)
 
 # Shell code that stops, saying how, unless STEP names one step that exists.
 need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(STEPS)))' ]; then \
@@ -21,24 +24,26 @@ need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(
 .PHONY: diff sass profile profile-all
 
 diff:
+	$(call need_step,diff)
 	@$(COURSE) diff '$(STEP)' $(if $(filter-out 0,$(CODE)),--code)
 
 sass:
 	$(call need_step,sass)
+	$(call need_tool,$(CUOBJDUMP),sass,$(CUOBJDUMP_HINT))
 	@$(MAKE) --no-print-directory step$(STEP)
-	@$(COURSE) sass ./step$(STEP) $(BUILD)/step$(STEP).sass --cuobjdump '$(CUOBJDUMP)'
+	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
+	@$(COURSE) sass $(BUILD)/step$(STEP).sass
 
 profile:
 	$(call need_step,profile)
-	@$(COURSE) profile check --ncu '$(NCU)'
+	$(call need_tool,$(NCU),profile,$(NCU_HINT))
 	@$(MAKE) --no-print-directory step$(STEP)
-	@$(COURSE) profile run ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)'
+	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)'
 
 profile-all:
-	@$(COURSE) profile check --ncu '$(NCU)'
+	$(call need_tool,$(NCU),profile-all,$(NCU_HINT))
 	@$(MAKE) --no-print-directory $(BUILT_STEPS)
 	@for s in $(BUILT_STEPS); do \
-	  $(COURSE) profile run ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) --ncu '$(NCU)' || exit 1; echo; done
+	  $(COURSE) profile ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) --ncu '$(NCU)' || exit 1; echo; done
 	@echo "profile-all: every step at M = N = K = $(SIZE), the first launch of its kernel:"; echo
-	@$(COURSE) profile table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) --ncu '$(NCU)' \
-	  | tee $(BUILD)/profile_all_$(SIZE).txt
+	@$(COURSE) profile-table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) | tee $(BUILD)/profile_all_$(SIZE).txt
