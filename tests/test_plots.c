@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process.h"
 #include "report.h"
 
 #define FIXTURE "tests/data/results_sample.csv"
@@ -42,12 +43,8 @@ static int sh(char **out, const char *dir, const char *fmt, ...)
     cr_assert_lt(n, (int)sizeof cmd, "command too long");
     FILE *p = popen(cmd, "r");
     cr_assert(p, "popen failed for: %s", cmd);
-    size_t cap = 4096, len = 0, got;
-    char *buf = malloc(cap);
-    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0)
-        if ((len += got) + 1024 > cap)
-            buf = realloc(buf, cap *= 2);
-    buf[len] = '\0';
+    size_t len;
+    char *buf = read_stream(p, &len);
     int status = pclose(p);
     if (out)
         *out = buf;
