@@ -2,8 +2,9 @@
 # Run 13: step 6 with split K chosen by plan_launch. The GPU suite (every kernel choice
 # at every stage count, the awkward shapes, NaN/Inf, same bits twice), compute-sanitizer
 # on each choice, the SASS for spills, and the times at 256 .. 4096 against cuBLAS.
-# Needs the test binary built elsewhere in .gpu/tests with its libraries in .gpu/lib.
+# Needs the test binary, built where Criterion is, in $TESTS/tests with its libraries in $TESTS/lib.
 set -u
+TESTS=${TESTS:?the folder of the test binary and its libraries}
 export PATH=$PATH:/usr/local/cuda/bin
 T0=$(date +%s)
 make -j16 all 2>&1 | grep -E "error|spill|warning"
@@ -16,7 +17,7 @@ for n in 256 512 1024 2048 4096; do
 done
 ./step6 4096 > $OUT/step6_4096.txt 2>&1; ./step6 1024 > $OUT/step6_1024.txt 2>&1
 echo "== timing $(( $(date +%s) - T0 ))s"
-LD_LIBRARY_PATH=$PWD/.gpu/lib:/usr/local/cuda/lib64 ./.gpu/tests --filter 'gpu/!(largest*)' -j8 2>&1 | tail -4
+LD_LIBRARY_PATH=$TESTS/lib:/usr/local/cuda/lib64 $TESTS/tests --filter 'gpu/!(largest*)' -j8 2>&1 | tail -4
 echo "== gpu suite $(( $(date +%s) - T0 ))s"
 for tool in memcheck racecheck synccheck; do
   for shape in "129 127 33" "1024" "1000 1000 600" "1000 1000 300" "1100 1000 200" "500 498 100" "500 500 300" "200 250 300" "65 130 33" "2047 2050 101"; do
