@@ -24,6 +24,7 @@
  */
 #include "../common/harness.h"
 #include <cooperative_groups.h>
+#include <cuda/atomic>
 
 namespace cg = cooperative_groups;
 
@@ -36,19 +37,18 @@ constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: tra
 constexpr int GROUP_M = 8;                    // tile rows per rasterization group
 constexpr int MAX_STAGES = 3;                 // measured with 1 to 3 (`make tune`): 3 is best at most sizes
 
-// cp.async copies global -> shared without a register in between; 0 source
-// bytes (outside the matrix) zero-fill the destination.
-__device__ __forceinline__ void cp_async_4(float *dst, const float *src, bool inside)
+// cp.async copies global -> shared without a register in between; it reads
+// src_bytes of the source (4 or 16 inside the matrix, 0 outside it) and zero-fills
+// the rest of the destination.
+__device__ __forceinline__ void cp_async_4(float *dst, const float *src, int src_bytes)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 4 : 0)
-                 : "memory");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
-__device__ __forceinline__ void cp_async_16(float *dst, const float *src, bool inside)
+__device__ __forceinline__ void cp_async_16(float *dst, const float *src, int src_bytes)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 16 : 0)
-                 : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
@@ -128,7 +128,7 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
                        plan.a_src + rp * plan.a_pass + kp * 8 + k0,
-                       k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows);
+                       k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
     }
 #pragma unroll
     for (int i = 0; i < P::B_PASSES; i++) {
@@ -136,11 +136,56 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         const float *src = plan.b_src + (size_t)(k0 + i * P::B_ROWS_PER_PASS) * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            cp_async_16(dst, src, r < k_len && plan.b_cols > 0);
+            cp_async_16(dst, src, r < k_len && plan.b_cols > 0 ? 16 : 0);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, r < k_len && j < plan.b_cols);
+                cp_async_4(dst + j, src + j, r < k_len && j < plan.b_cols ? 4 : 0);
+        }
+    }
+}
+
+// The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
+// columns, and those checks are the same for every k-tile of a tile: sgemm_wide works
+// them out once per tile, as the source size of each copy, instead of in its loop.
+template <typename CFG, bool VEC>
+struct whole_copies {
+    using P = copy_plan<CFG>;
+    int a_bytes[P::A_ROW_PASSES];   // 4 for a row inside A, 0 outside
+    int b_bytes[4];                 // per float of B's piece, or [0] for all 16 bytes
+    __device__ explicit whole_copies(const P &plan)
+    {
+#pragma unroll
+        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+            a_bytes[rp] = rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            b_bytes[j] = VEC ? (plan.b_cols > 0 ? 16 : 0) : (j < plan.b_cols ? 4 : 0);
+    }
+};
+
+// load_tile for a whole k-tile at the plan's k (k0 = 0), with the sizes worked out once.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void load_whole_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
+                                                const whole_copies<CFG, VEC> &size, int n)
+{
+    using P = copy_plan<CFG>;
+#pragma unroll
+    for (int kp = 0; kp < P::A_K_PASSES; kp++)
+#pragma unroll
+        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+            cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                       plan.a_src + rp * plan.a_pass + kp * 8, size.a_bytes[rp]);
+#pragma unroll
+    for (int i = 0; i < P::B_PASSES; i++) {
+        const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
+        float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
+        if (VEC) {
+            cp_async_16(dst, src, size.b_bytes[0]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                cp_async_4(dst + j, src + j, size.b_bytes[j]);
         }
     }
 }
@@ -401,38 +446,45 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 // Wide tiles: 128 x 256 a block, 16 x 8 a thread, 128 accumulators, one block of
 // 256 threads per SM. With this many accumulators the unrolled loop above ran at 0.924
 // of cuBLAS at 4096 (run 16): its K checks and stage bookkeeping cost what the tile
-// gains. This loop is lean instead: the partial k-tile (K % BK) is copied first, so
-// every later copy is a whole k-tile with no K check, the copies' sources move by a
-// constant, and the stage read is one offset that steps round the ring. 0.987 at 4096
-// (run 15, its first version); unrolling the stages as above adds nothing here.
+// gains. This loop is lean instead. It adds k-tiles first .. first + count - 1 of one
+// tile into acc. k-tile 0 is the partial one (K % BK deep, or BK): when it is among
+// them it is copied first, with a K check, so every later copy is a whole k-tile whose
+// row and column checks were worked out once (whole_copies). The copies' sources move
+// by a constant, and the stage read is one offset that steps round the ring.
 template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 1)
-sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+__device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], float *smem, int m, int n, int k,
+                                             const float *a, const float *b, int2 origin, int first, int count,
+                                             int a_off, int b_off)
 {
-    extern __shared__ __align__(16) float smem[];
     constexpr int STAGE = CFG::A_STAGE + CFG::B_STAGE;   // floats: A's part, then B's
-    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
-    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
-    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
-    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
-
-    float acc[CFG::TM][CFG::TN] = {};
-    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
-    // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
+    int k_first = k - ((k + BK - 1) / BK - 1) * BK;     // k-tile 0's depth: 1 .. BK
+    int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
+    copy_plan<CFG> plan(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
+    const whole_copies<CFG, VEC> size(plan);
     // After each copy the plan moves on by that k-tile, so the next copy starts at k0 = 0.
-    int k_copied = 0;   // k-tiles copied so far
-    auto copy_next = [&](float *stage, int depth) {
+    int copied = 0;   // k-tiles copied so far
+    auto copy_first = [&](float *stage) {
+        int depth = first == 0 ? k_first : BK;
         load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
         plan.a_src += depth;
         plan.b_src += (size_t)depth * n;
-        k_copied++;
+        copied++;
     };
+    auto copy_whole = [&](float *stage) {
+        load_whole_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n);
+        plan.a_src += BK;
+        plan.b_src += (size_t)BK * n;
+        copied++;
+    };
+
+    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
-        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            copy_next(smem, k_tile == 0 ? k_first : BK);
+        for (int t = 0; t < count; t++) {
+            if (t == 0)
+                copy_first(smem);
+            else
+                copy_whole(smem);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
@@ -444,10 +496,13 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
             __syncthreads();
         }
     } else {
+        // PREFETCH: the first k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
-            if (s < k_tile_count)
-                copy_next(smem + s * STAGE, s == 0 ? k_first : BK);
+            if (s == 0)
+                copy_first(smem);
+            else if (s < count)
+                copy_whole(smem + s * STAGE);
             cp_async_commit();
         }
         cp_async_wait<K_PIPE_MAX - 2>();
@@ -458,7 +513,7 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
         // offsets that step round the ring of K_PIPE_MAX stages.
         int smem_pipe_read = 0, smem_pipe_write = (K_PIPE_MAX - 1) * STAGE;
         auto next_stage = [](int offset) { return offset + STAGE == K_PIPE_MAX * STAGE ? 0 : offset + STAGE; };
-        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+        for (int t = 0; t < count; t++) {
             const float *read = smem + smem_pipe_read;
             const float *next = smem + next_stage(smem_pipe_read);
 #pragma unroll
@@ -473,8 +528,8 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
                                         p + 1, a_off, b_off);
                 }
                 if (p == 0) {
-                    if (k_copied < k_tile_count)
-                        copy_next(smem + smem_pipe_write, BK);   // whole: no K check left
+                    if (copied < count)
+                        copy_whole(smem + smem_pipe_write);   // no K check left
                     cp_async_commit();
                 }
                 fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
@@ -484,19 +539,146 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
         }
         cp_async_wait<0>();   // EPILOGUE: only empty groups are left
     }
-    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+    __syncthreads();      // every warp is past its last read: the stages are free again
 }
 
+// How sgemm_wide shares out the work ("stream-K"). The grid has one block per SM. The
+// tiles that make whole waves go whole: tile t to block t % grid. The tiles left over,
+// fewer than the SMs, would leave SMs idle in a last partial wave. Instead their k-tiles,
+// tile after tile, make one long row that is cut into `runs` equal runs, one a block.
+// A tile cut between runs is finished by the run that holds its k-tile 0: the runs that
+// hold the rest of it hand over their sums (hand_over, take_over).
+struct wide_schedule {
+    int whole_tiles;        // tiles that go whole (a multiple of the grid)
+    int runs;               // runs the other tiles' k-tiles are cut into: 0 .. grid
+    long long run_k_tiles;  // k-tiles in those runs together
+    __device__ long long run_begin(int r) const { return r * run_k_tiles / runs; }
+};
+
+// A run's sums of the tile it begins in, to the run that finishes that tile: each thread
+// writes its accumulators where the same thread of the other block reads them, float4
+// q at (q * THREADS + thread) * 4 of the run's slot, so both sides coalesce. Then one
+// flag says they are there (release: the sums are visible before the flag is).
+template <typename CFG>
+__device__ __forceinline__ void hand_over(const float (&acc)[CFG::TM][CFG::TN], float *slot, int *ready)
+{
+#pragma unroll
+    for (int q = 0; q < CFG::TM * CFG::TN / 4; q++) {
+        const float *v = &acc[q / (CFG::TN / 4)][q % (CFG::TN / 4) * 4];
+        reinterpret_cast<float4 *>(slot)[q * CFG::THREADS + threadIdx.x] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+    __syncthreads();   // every thread's sums are written
+    if (threadIdx.x == 0)
+        cuda::atomic_ref<int, cuda::thread_scope_device>(*ready).store(1, cuda::memory_order_release);
+}
+
+// Waits for a run's flag, puts it back to 0 for the next launch, and adds its sums.
+template <typename CFG>
+__device__ __forceinline__ void take_over(float (&acc)[CFG::TM][CFG::TN], const float *slot, int *ready)
+{
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<int, cuda::thread_scope_device> flag(*ready);
+        while (flag.load(cuda::memory_order_acquire) == 0) {
+        }
+        flag.store(0, cuda::memory_order_relaxed);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < CFG::TM * CFG::TN / 4; q++) {
+        float4 v = __ldcg(&reinterpret_cast<const float4 *>(slot)[q * CFG::THREADS + threadIdx.x]);
+        float *s = &acc[q / (CFG::TN / 4)][q % (CFG::TN / 4) * 4];
+        s[0] += v.x; s[1] += v.y; s[2] += v.z; s[3] += v.w;
+    }
+}
+
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
+           wide_schedule work, float *slots, int *ready)
+{
+    extern __shared__ __align__(16) float smem[];
+    constexpr int SLOT = CFG::BM * CFG::BN;   // floats a run hands over
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    int k_tiles = (k + BK - 1) / BK;
+
+    // Whole tiles: one per block per wave.
+    for (int tile = blockIdx.x; tile < work.whole_tiles; tile += gridDim.x) {
+        int2 origin = tile_origin<CFG>(tile, m, n);
+        float acc[CFG::TM][CFG::TN] = {};
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, 0, k_tiles, a_off, b_off);
+        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+    }
+    // Then this block's run, a piece per tile it crosses. Only its first piece can
+    // begin after a tile's k-tile 0, so a run hands over at most once: one slot each.
+    int run = blockIdx.x;
+    if (run >= work.runs)
+        return;
+    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
+        int tile = work.whole_tiles + (int)(at / k_tiles), first = (int)(at % k_tiles);
+        long long tile_end = at - first + k_tiles;   // where the next tile's k-tiles begin
+        int count = (int)(min(end, tile_end) - at);
+        int2 origin = tile_origin<CFG>(tile, m, n);
+        float acc[CFG::TM][CFG::TN] = {};
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, first, count, a_off, b_off);
+        if (first > 0) {
+            hand_over<CFG>(acc, slots + (size_t)run * SLOT, ready + run);
+        } else {
+            // The later runs that hold the rest of this tile, added in run order: the
+            // same order every launch, so the same bits.
+            for (int r = run + 1; r < work.runs && work.run_begin(r) < tile_end; r++)
+                take_over<CFG>(acc, slots + (size_t)r * SLOT, ready + r);
+            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+        }
+        at += count;
+    }
+}
+
+constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
+
+// One block per SM, launched as a cooperative grid: the runtime then guarantees that all
+// of them run at the same time (or refuses the launch), so a block that waits for a
+// later run's sums waits for a block that is running.
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
 {
-    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
-    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
-    auto kernel = g->n % 4 == 0 ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t err;
+    int sms = harness_sm_count(&err);
     if (err != cudaSuccess)
         return err;
-    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    long long tiles = (long long)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN), k_tiles = (g->k + BK - 1) / BK;
+    long long left = tiles % sms;
+    wide_schedule work = {(int)(tiles - left), (int)min((long long)sms, left * min(k_tiles, (long long)MAX_PIECES)),
+                          left * k_tiles};
+    float *slots = NULL;
+    int *ready = NULL;
+    if (work.runs > 0) {
+        size_t slot_bytes = (size_t)sms * CFG::BM * CFG::BN * sizeof(float);
+        slots = (float *)harness_workspace(slot_bytes + sms * sizeof(int), &err);
+        if (err != cudaSuccess)
+            return err;
+        ready = (int *)(slots + (size_t)sms * CFG::BM * CFG::BN);
+    }
+    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
+    auto kernel = g->n % 4 == 0 ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess)
+        return err;
+    cudaLaunchAttribute cooperative;
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(work.whole_tiles > 0 ? sms : work.runs);
+    config.blockDim = dim3(CFG::THREADS);
+    config.dynamicSmemBytes = (size_t)smem;
+    config.stream = stream;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    err = cudaLaunchKernelEx(&config, kernel, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
+                             ready);
+    if (err != cudaSuccess)
+        return err;
     return cudaGetLastError();
 }
 
