@@ -603,35 +603,45 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
     int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
     int k_tiles = (k + BK - 1) / BK;
 
-    // Whole tiles: one per block per wave.
-    for (int tile = blockIdx.x; tile < work.whole_tiles; tile += gridDim.x) {
-        int2 origin = tile_origin<CFG>(tile, m, n);
+    // This block's work, piece by piece: its whole tiles first, one per wave, then its
+    // run, a piece per tile the run crosses. Only a run's first piece can begin after a
+    // tile's k-tile 0, so a run hands over at most once: one slot each.
+    int run = blockIdx.x, next_whole = blockIdx.x;
+    long long at = run < work.runs ? work.run_begin(run) : 0, end = run < work.runs ? work.run_begin(run + 1) : 0;
+    struct piece {
+        int tile, first, count;   // k-tiles first .. first + count - 1 of this tile
+        int takes;                // later runs whose sums this piece adds before it stores
+    };
+    auto next_piece = [&]() -> piece {
+        if (next_whole < work.whole_tiles) {
+            piece p = {next_whole, 0, k_tiles, 0};
+            next_whole += gridDim.x;
+            return p;
+        }
+        if (at == end)
+            return piece{0, 0, 0, 0};   // done
+        piece p = {work.whole_tiles + (int)(at / k_tiles), (int)(at % k_tiles), 0, 0};
+        long long tile_end = at - p.first + k_tiles;   // where the next tile's k-tiles begin
+        p.count = (int)(min(end, tile_end) - at);
+        at += p.count;
+        if (p.first == 0)
+            while (run + p.takes + 1 < work.runs && work.run_begin(run + p.takes + 1) < tile_end)
+                p.takes++;
+        return p;
+    };
+    for (piece p = next_piece(); p.count > 0; p = next_piece()) {
+        int2 origin = tile_origin<CFG>(p.tile, m, n);
         float acc[CFG::TM][CFG::TN] = {};
-        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, 0, k_tiles, a_off, b_off);
-        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
-    }
-    // Then this block's run, a piece per tile it crosses. Only its first piece can
-    // begin after a tile's k-tile 0, so a run hands over at most once: one slot each.
-    int run = blockIdx.x;
-    if (run >= work.runs)
-        return;
-    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
-        int tile = work.whole_tiles + (int)(at / k_tiles), first = (int)(at % k_tiles);
-        long long tile_end = at - first + k_tiles;   // where the next tile's k-tiles begin
-        int count = (int)(min(end, tile_end) - at);
-        int2 origin = tile_origin<CFG>(tile, m, n);
-        float acc[CFG::TM][CFG::TN] = {};
-        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, first, count, a_off, b_off);
-        if (first > 0) {
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, p.first, p.count, a_off, b_off);
+        if (p.first > 0) {
             hand_over<CFG>(acc, slots + (size_t)run * SLOT, ready + run);
         } else {
-            // The later runs that hold the rest of this tile, added in run order: the
-            // same order every launch, so the same bits.
-            for (int r = run + 1; r < work.runs && work.run_begin(r) < tile_end; r++)
+            // The sums of the later runs that hold the rest of this tile, added in run
+            // order: the same order every launch, so the same bits.
+            for (int r = run + 1; r <= run + p.takes; r++)
                 take_over<CFG>(acc, slots + (size_t)r * SLOT, ready + r);
             store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
         }
-        at += count;
     }
 }
 
