@@ -542,114 +542,99 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
     __syncthreads();      // every warp is past its last read: the stages are free again
 }
 
-// How sgemm_wide shares out the work ("stream-K"). The grid has one block per SM. The
-// tiles that make whole waves go whole: tile t to block t % grid. The tiles left over,
-// fewer than the SMs, would leave SMs idle in a last partial wave. Instead their k-tiles,
-// tile after tile, make one long row that is cut into `runs` equal runs, one a block.
-// A tile cut between runs is finished by the run that holds its k-tile 0: the runs that
-// hold the rest of it hand over their sums (hand_over, take_over).
+constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
+
+// How sgemm_wide shares out the work ("stream-K"). The tiles that make whole waves (a
+// multiple of the SM count) go whole, one block each. The tiles left over, fewer than
+// the SMs, would leave SMs idle in a last partial wave. Instead their k-tiles, tile after
+// tile, make one long row that is cut into `runs` runs of equal length, one more block
+// each, so every SM gets the same share of the last wave's work.
 struct wide_schedule {
-    int whole_tiles;        // tiles that go whole (a multiple of the grid)
-    int runs;               // runs the other tiles' k-tiles are cut into: 0 .. grid
+    int whole_tiles;        // tiles that go whole, one block each
+    int runs;               // runs the other tiles' k-tiles are cut into: 0 .. SMs
     long long run_k_tiles;  // k-tiles in those runs together
     __device__ long long run_begin(int r) const { return r * run_k_tiles / runs; }
+    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / run_k_tiles); }
 };
 
-// A run's sums of the tile it begins in, to the run that finishes that tile: each thread
-// writes its accumulators where the same thread of the other block reads them, float4
-// q at (q * THREADS + thread) * 4 of the run's slot, so both sides coalesce. Then one
-// flag says they are there (release: the sums are visible before the flag is).
+// A piece of a tile cut between runs leaves its sums in its own slot of the workspace,
+// and the last piece to finish adds up all of the tile's slots, in k order. Nobody waits
+// for anybody, so the blocks may run in any order. The slots of a tile's pieces are
+// consecutive (first .. first + pieces - 1), and the order of the sum is fixed: the same
+// bits every launch. Accumulator e of thread x sits at e * THREADS + x of a slot, so
+// each warp's writes and reads are 128 contiguous bytes. (One float at a time: float4
+// stores straight from acc made the compiler place the accumulators in groups of four
+// registers, which put more FMAs' operands in one register bank, and slowed the loop.)
+// Returns true, with the whole sums in acc, for the last piece; that piece also puts
+// the tile's count back to 0 for the next launch.
 template <typename CFG>
-__device__ __forceinline__ void hand_over(const float (&acc)[CFG::TM][CFG::TN], float *slot, int *ready)
+__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
+                                               int pieces, int *arrived)
 {
+    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
 #pragma unroll
-    for (int q = 0; q < CFG::TM * CFG::TN / 4; q++) {
-        const float *v = &acc[q / (CFG::TN / 4)][q % (CFG::TN / 4) * 4];
-        reinterpret_cast<float4 *>(slot)[q * CFG::THREADS + threadIdx.x] = make_float4(v[0], v[1], v[2], v[3]);
-    }
-    __syncthreads();   // every thread's sums are written
-    if (threadIdx.x == 0)
-        cuda::atomic_ref<int, cuda::thread_scope_device>(*ready).store(1, cuda::memory_order_release);
-}
-
-// Waits for a run's flag, puts it back to 0 for the next launch, and adds its sums.
-template <typename CFG>
-__device__ __forceinline__ void take_over(float (&acc)[CFG::TM][CFG::TN], const float *slot, int *ready)
-{
+    for (int e = 0; e < E; e++)
+        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
+    __threadfence();   // this thread's sums are in L2, seen by every SM, before the count moves
+    __syncthreads();
+    __shared__ bool last;
     if (threadIdx.x == 0) {
-        cuda::atomic_ref<int, cuda::thread_scope_device> flag(*ready);
-        while (flag.load(cuda::memory_order_acquire) == 0) {
-        }
-        flag.store(0, cuda::memory_order_relaxed);
+        last = atomicAdd(arrived, 1) == pieces - 1;
+        if (last)
+            *arrived = 0;
     }
     __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
 #pragma unroll
-    for (int q = 0; q < CFG::TM * CFG::TN / 4; q++) {
-        float4 v = __ldcg(&reinterpret_cast<const float4 *>(slot)[q * CFG::THREADS + threadIdx.x]);
-        float *s = &acc[q / (CFG::TN / 4)][q % (CFG::TN / 4) * 4];
-        s[0] += v.x; s[1] += v.y; s[2] += v.z; s[3] += v.w;
+    for (int e = 0; e < E; e++) {
+        const float *s = slots + (size_t)first * SLOT + e * CFG::THREADS + threadIdx.x;
+        float sum = __ldcg(s);
+        for (int p = 1; p < pieces; p++)
+            sum += __ldcg(s + (size_t)p * SLOT);
+        acc[e / CFG::TN][e % CFG::TN] = sum;
     }
+    return true;
 }
 
 template <typename CFG, int K_PIPE_MAX, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
 sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
-           wide_schedule work, float *slots, int *ready)
+           wide_schedule work, float *slots, int *arrived)
 {
     extern __shared__ __align__(16) float smem[];
-    constexpr int SLOT = CFG::BM * CFG::BN;   // floats a run hands over
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
     int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
     int k_tiles = (k + BK - 1) / BK;
-
-    // This block's work, piece by piece: its whole tiles first, one per wave, then its
-    // run, a piece per tile the run crosses. Only a run's first piece can begin after a
-    // tile's k-tile 0, so a run hands over at most once: one slot each.
-    int run = blockIdx.x, next_whole = blockIdx.x;
-    long long at = run < work.runs ? work.run_begin(run) : 0, end = run < work.runs ? work.run_begin(run + 1) : 0;
-    struct piece {
-        int tile, first, count;   // k-tiles first .. first + count - 1 of this tile
-        int takes;                // later runs whose sums this piece adds before it stores
-    };
-    auto next_piece = [&]() -> piece {
-        if (next_whole < work.whole_tiles) {
-            piece p = {next_whole, 0, k_tiles, 0};
-            next_whole += gridDim.x;
-            return p;
-        }
-        if (at == end)
-            return piece{0, 0, 0, 0};   // done
-        piece p = {work.whole_tiles + (int)(at / k_tiles), (int)(at % k_tiles), 0, 0};
-        long long tile_end = at - p.first + k_tiles;   // where the next tile's k-tiles begin
-        p.count = (int)(min(end, tile_end) - at);
-        at += p.count;
-        if (p.first == 0)
-            while (run + p.takes + 1 < work.runs && work.run_begin(run + p.takes + 1) < tile_end)
-                p.takes++;
-        return p;
-    };
-    for (piece p = next_piece(); p.count > 0; p = next_piece()) {
-        int2 origin = tile_origin<CFG>(p.tile, m, n);
+    if ((int)blockIdx.x < work.whole_tiles) {   // a whole tile
+        int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
         float acc[CFG::TM][CFG::TN] = {};
-        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, p.first, p.count, a_off, b_off);
-        if (p.first > 0) {
-            hand_over<CFG>(acc, slots + (size_t)run * SLOT, ready + run);
-        } else {
-            // The sums of the later runs that hold the rest of this tile, added in run
-            // order: the same order every launch, so the same bits.
-            for (int r = run + 1; r <= run + p.takes; r++)
-                take_over<CFG>(acc, slots + (size_t)r * SLOT, ready + r);
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, 0, k_tiles, a_off, b_off);
+        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+        return;
+    }
+    // A run: a piece in each left-over tile it crosses (t counts those tiles).
+    int run = (int)blockIdx.x - work.whole_tiles;
+    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
+        int t = (int)(at / k_tiles), first = (int)(at % k_tiles);
+        long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
+        int count = (int)(min(end, tile_end) - at);
+        int2 origin = tile_origin<CFG>(work.whole_tiles + t, m, n);
+        float acc[CFG::TM][CFG::TN] = {};
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, first, count, a_off, b_off);
+        at += count;
+        // The runs that hold a piece of this tile are r0 .. r1; run r's piece has slot
+        // r + t (no two pieces share one: a later run never holds an earlier tile).
+        int r0 = work.run_of(tile_begin), r1 = work.run_of(tile_end - 1);
+        if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
             store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
-        }
     }
 }
 
-constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
-
-// One block per SM, launched as a cooperative grid: the runtime then guarantees that all
-// of them run at the same time (or refuses the launch), so a block that waits for a
-// later run's sums waits for a block that is running.
+// The launch: one block a whole tile, then one a run. The workspace holds a slot for
+// each piece of a cut tile (fewer than twice the SMs) and a count for each left-over tile.
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
 {
@@ -662,33 +647,21 @@ static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
     wide_schedule work = {(int)(tiles - left), (int)min((long long)sms, left * min(k_tiles, (long long)MAX_PIECES)),
                           left * k_tiles};
     float *slots = NULL;
-    int *ready = NULL;
+    int *arrived = NULL;
     if (work.runs > 0) {
-        size_t slot_bytes = (size_t)sms * CFG::BM * CFG::BN * sizeof(float);
-        slots = (float *)harness_workspace(slot_bytes + sms * sizeof(int), &err);
+        size_t slot_floats = (size_t)2 * sms * CFG::BM * CFG::BN;
+        slots = (float *)harness_workspace(slot_floats * sizeof(float) + sms * sizeof(int), &err);
         if (err != cudaSuccess)
             return err;
-        ready = (int *)(slots + (size_t)sms * CFG::BM * CFG::BN);
+        arrived = (int *)(slots + slot_floats);
     }
     int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
     auto kernel = g->n % 4 == 0 ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess)
         return err;
-    cudaLaunchAttribute cooperative;
-    cooperative.id = cudaLaunchAttributeCooperative;
-    cooperative.val.cooperative = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(work.whole_tiles > 0 ? sms : work.runs);
-    config.blockDim = dim3(CFG::THREADS);
-    config.dynamicSmemBytes = (size_t)smem;
-    config.stream = stream;
-    config.attrs = &cooperative;
-    config.numAttrs = 1;
-    err = cudaLaunchKernelEx(&config, kernel, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
-                             ready);
-    if (err != cudaSuccess)
-        return err;
+    kernel<<<work.whole_tiles + work.runs, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
+                                                                         g->beta, g->c, work, slots, arrived);
     return cudaGetLastError();
 }
 
