@@ -587,13 +587,16 @@ __device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], f
     if (!last)
         return false;
     __threadfence();
+    // A whole slot at a time, so that its loads are in flight together.
+    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
 #pragma unroll
-    for (int e = 0; e < E; e++) {
-        const float *s = slots + (size_t)first * SLOT + e * CFG::THREADS + threadIdx.x;
-        float sum = __ldcg(s);
-        for (int p = 1; p < pieces; p++)
-            sum += __ldcg(s + (size_t)p * SLOT);
-        acc[e / CFG::TN][e % CFG::TN] = sum;
+    for (int e = 0; e < E; e++)
+        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
+    for (int p = 1; p < pieces; p++) {
+        slot += SLOT;
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
     }
     return true;
 }
