@@ -56,13 +56,6 @@ typedef struct {
 /* The SM count of the current device; *err is the CUDA error of the query (then 0). */
 int harness_sm_count(cudaError_t *err);
 
-/* Device memory that a launch function keeps from one call to the next (partial sums
- * handed between blocks, say): at least `bytes`, all zero when first handed out. A later
- * call gets the same memory back while it is big enough, so only the first allocates;
- * what the kernels leave in it stays (they must leave it as they need to find it). It
- * lives until the program ends. NULL, with *err set, when the allocation failed. */
-void *harness_workspace(size_t bytes, cudaError_t *err);
-
 /* The tiles of bm x bn that cover an m x n C. */
 size_t harness_tile_count(int m, int n, int bm, int bn);
 

@@ -24,7 +24,6 @@
  */
 #include "../common/harness.h"
 #include <cooperative_groups.h>
-#include <cuda/atomic>
 
 namespace cg = cooperative_groups;
 
@@ -446,43 +445,47 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 // Wide tiles: 128 x 256 a block, 16 x 8 a thread, 128 accumulators, one block of
 // 256 threads per SM. With this many accumulators the unrolled loop above ran at 0.924
 // of cuBLAS at 4096 (run 16): its K checks and stage bookkeeping cost what the tile
-// gains. This loop is lean instead. It adds k-tiles first .. first + count - 1 of one
-// tile into acc. k-tile 0 is the partial one (K % BK deep, or BK): when it is among
-// them it is copied first, with a K check, so every later copy is a whole k-tile whose
-// row and column checks were worked out once (whole_copies). The copies' sources move
-// by a constant, and the stage read is one offset that steps round the ring.
+// gains. This loop is lean instead: the partial k-tile (K % BK) is copied first, so
+// every later copy is a whole k-tile with no K check, and its row and column checks are
+// worked out once (whole_copies: +3.5% at 4096, run 18); the copies' sources move by a
+// constant, and the stage read is one offset that steps round the ring. Unrolling the
+// stages as above adds nothing here.
 template <typename CFG, int K_PIPE_MAX, bool VEC>
-__device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], float *smem, int m, int n, int k,
-                                             const float *a, const float *b, int2 origin, int first, int count,
-                                             int a_off, int b_off)
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
+    extern __shared__ __align__(16) float smem[];
     constexpr int STAGE = CFG::A_STAGE + CFG::B_STAGE;   // floats: A's part, then B's
-    int k_first = k - ((k + BK - 1) / BK - 1) * BK;     // k-tile 0's depth: 1 .. BK
-    int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
-    copy_plan<CFG> plan(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
-    const whole_copies<CFG, VEC> size(plan);
+    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
+    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
+
+    float acc[CFG::TM][CFG::TN] = {};
+    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+    // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
     // After each copy the plan moves on by that k-tile, so the next copy starts at k0 = 0.
-    int copied = 0;   // k-tiles copied so far
-    auto copy_first = [&](float *stage) {
-        int depth = first == 0 ? k_first : BK;
+    int k_copied = 0;   // k-tiles copied so far
+    auto copy_next = [&](float *stage, int depth) {
         load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
         plan.a_src += depth;
         plan.b_src += (size_t)depth * n;
-        copied++;
+        k_copied++;
     };
-    auto copy_whole = [&](float *stage) {
+    const whole_copies<CFG, VEC> size(plan);
+    auto copy_whole = [&](float *stage) {   // a whole k-tile: no K check
         load_whole_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n);
         plan.a_src += BK;
         plan.b_src += (size_t)BK * n;
-        copied++;
+        k_copied++;
     };
-
-    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
-        for (int t = 0; t < count; t++) {
-            if (t == 0)
-                copy_first(smem);
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            if (k_tile == 0)
+                copy_next(smem, k_first);
             else
                 copy_whole(smem);
             cp_async_commit();
@@ -496,13 +499,10 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
             __syncthreads();
         }
     } else {
-        // PREFETCH: the first k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
-            if (s == 0)
-                copy_first(smem);
-            else if (s < count)
-                copy_whole(smem + s * STAGE);
+            if (s < k_tile_count)
+                copy_next(smem + s * STAGE, s == 0 ? k_first : BK);
             cp_async_commit();
         }
         cp_async_wait<K_PIPE_MAX - 2>();
@@ -513,7 +513,7 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
         // offsets that step round the ring of K_PIPE_MAX stages.
         int smem_pipe_read = 0, smem_pipe_write = (K_PIPE_MAX - 1) * STAGE;
         auto next_stage = [](int offset) { return offset + STAGE == K_PIPE_MAX * STAGE ? 0 : offset + STAGE; };
-        for (int t = 0; t < count; t++) {
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             const float *read = smem + smem_pipe_read;
             const float *next = smem + next_stage(smem_pipe_read);
 #pragma unroll
@@ -528,8 +528,8 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
                                         p + 1, a_off, b_off);
                 }
                 if (p == 0) {
-                    if (copied < count)
-                        copy_whole(smem + smem_pipe_write);   // no K check left
+                    if (k_copied < k_tile_count)
+                        copy_whole(smem + smem_pipe_write);
                     cp_async_commit();
                 }
                 fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
@@ -539,132 +539,19 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
         }
         cp_async_wait<0>();   // EPILOGUE: only empty groups are left
     }
-    __syncthreads();      // every warp is past its last read: the stages are free again
+    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
 }
 
-constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
-
-// How sgemm_wide shares out the work ("stream-K"). The tiles that make whole waves (a
-// multiple of the SM count) go whole, one block each. The tiles left over, fewer than
-// the SMs, would leave SMs idle in a last partial wave. Instead their k-tiles, tile after
-// tile, make one long row that is cut into `runs` runs of equal length, one more block
-// each, so every SM gets the same share of the last wave's work.
-struct wide_schedule {
-    int whole_tiles;        // tiles that go whole, one block each
-    int runs;               // runs the other tiles' k-tiles are cut into: 0 .. SMs
-    long long run_k_tiles;  // k-tiles in those runs together
-    __device__ long long run_begin(int r) const { return r * run_k_tiles / runs; }
-    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / run_k_tiles); }
-};
-
-// A piece of a tile cut between runs leaves its sums in its own slot of the workspace,
-// and the last piece to finish adds up all of the tile's slots, in k order. Nobody waits
-// for anybody, so the blocks may run in any order. The slots of a tile's pieces are
-// consecutive (first .. first + pieces - 1), and the order of the sum is fixed: the same
-// bits every launch. Accumulator e of thread x sits at e * THREADS + x of a slot, so
-// each warp's writes and reads are 128 contiguous bytes. (One float at a time: float4
-// stores straight from acc made the compiler place the accumulators in groups of four
-// registers, which put more FMAs' operands in one register bank, and slowed the loop.)
-// Returns true, with the whole sums in acc, for the last piece; that piece also puts
-// the tile's count back to 0 for the next launch.
-template <typename CFG>
-__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
-                                               int pieces, int *arrived)
-{
-    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
-#pragma unroll
-    for (int e = 0; e < E; e++)
-        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
-    __threadfence();   // this thread's sums are in L2, seen by every SM, before the count moves
-    __syncthreads();
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        last = atomicAdd(arrived, 1) == pieces - 1;
-        if (last)
-            *arrived = 0;
-    }
-    __syncthreads();
-    if (!last)
-        return false;
-    __threadfence();
-    // A whole slot at a time, so that its loads are in flight together.
-    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
-#pragma unroll
-    for (int e = 0; e < E; e++)
-        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
-    for (int p = 1; p < pieces; p++) {
-        slot += SLOT;
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
-    }
-    return true;
-}
-
-template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 1)
-sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
-           wide_schedule work, float *slots, int *arrived)
-{
-    extern __shared__ __align__(16) float smem[];
-    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
-    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    int k_tiles = (k + BK - 1) / BK;
-    if ((int)blockIdx.x < work.whole_tiles) {   // a whole tile
-        int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
-        float acc[CFG::TM][CFG::TN] = {};
-        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, 0, k_tiles, a_off, b_off);
-        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
-        return;
-    }
-    // A run: a piece in each left-over tile it crosses (t counts those tiles).
-    int run = (int)blockIdx.x - work.whole_tiles;
-    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
-        int t = (int)(at / k_tiles), first = (int)(at % k_tiles);
-        long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
-        int count = (int)(min(end, tile_end) - at);
-        int2 origin = tile_origin<CFG>(work.whole_tiles + t, m, n);
-        float acc[CFG::TM][CFG::TN] = {};
-        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, m, n, k, a, b, origin, first, count, a_off, b_off);
-        at += count;
-        // The runs that hold a piece of this tile are r0 .. r1; run r's piece has slot
-        // r + t (no two pieces share one: a later run never holds an earlier tile).
-        int r0 = work.run_of(tile_begin), r1 = work.run_of(tile_end - 1);
-        if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
-            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
-    }
-}
-
-// The launch: one block a whole tile, then one a run. The workspace holds a slot for
-// each piece of a cut tile (fewer than twice the SMs) and a count for each left-over tile.
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
 {
-    cudaError_t err;
-    int sms = harness_sm_count(&err);
-    if (err != cudaSuccess)
-        return err;
-    long long tiles = (long long)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN), k_tiles = (g->k + BK - 1) / BK;
-    long long left = tiles % sms;
-    wide_schedule work = {(int)(tiles - left), (int)min((long long)sms, left * min(k_tiles, (long long)MAX_PIECES)),
-                          left * k_tiles};
-    float *slots = NULL;
-    int *arrived = NULL;
-    if (work.runs > 0) {
-        size_t slot_floats = (size_t)2 * sms * CFG::BM * CFG::BN;
-        slots = (float *)harness_workspace(slot_floats * sizeof(float) + sms * sizeof(int), &err);
-        if (err != cudaSuccess)
-            return err;
-        arrived = (int *)(slots + slot_floats);
-    }
+    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
     int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
     auto kernel = g->n % 4 == 0 ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess)
         return err;
-    kernel<<<work.whole_tiles + work.runs, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b,
-                                                                         g->beta, g->c, work, slots, arrived);
+    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
     return cudaGetLastError();
 }
 
