@@ -357,15 +357,33 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
     int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
     int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
-    // The block's share of K starts at column k_begin of A and row k_begin of B.
-    const copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
+    // The block's share of K starts at column k_begin of A and row k_begin of B. Its
+    // partial k-tile (k_len % BK deep, or BK) is copied first, with a K check; the copies
+    // after it are whole, and check only rows and columns, worked out once (whole_copies).
+    // After each copy the plan moves on by that k-tile, so the next copy starts at k0 = 0.
+    copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
+    const whole_copies<CFG, VEC> size(plan);
+    int k_first = k_len - (k_tile_count - 1) * BK;
+    auto copy_first = [&](float *a_stage, float *b_stage) {
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k_first, 0);
+        plan.a_src += k_first;
+        plan.b_src += (size_t)k_first * n;
+    };
+    auto copy_whole = [&](float *a_stage, float *b_stage) {
+        load_whole_tile<CFG, VEC>(a_stage, b_stage, plan, size, n);
+        plan.a_src += BK;
+        plan.b_src += (size_t)BK * n;
+    };
 
     float acc[TM][TN] = {};
     float a_frag[2][TM], b_frag[2][TN];
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            load_tile<CFG, VEC>(a_stages, b_stages, plan, n, k_len, k_tile * BK);
+            if (k_tile == 0)
+                copy_first(a_stages, b_stages);
+            else
+                copy_whole(a_stages, b_stages);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
@@ -380,9 +398,10 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
         // PREFETCH: tiles 0 .. K_PIPE_MAX-2; then slice 0 of tile 0 into registers.
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
-            if (s < k_tile_count)
-                load_tile<CFG, VEC>(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, plan, n, k_len,
-                                    s * BK);
+            if (s == 0 && k_tile_count > 0)
+                copy_first(a_stages, b_stages);
+            else if (s < k_tile_count)
+                copy_whole(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE);
             cp_async_commit();
         }
         cp_async_wait<K_PIPE_MAX - 2>();
@@ -423,9 +442,8 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
                         // at the last barrier.
                         int k_tile_next = k_tile + K_PIPE_MAX - 1;
                         if (k_tile_next < k_tile_count)
-                            load_tile<CFG, VEC>(a_stages + smem_pipe_write * CFG::A_STAGE,
-                                                b_stages + smem_pipe_write * CFG::B_STAGE, plan, n, k_len,
-                                                k_tile_next * BK);
+                            copy_whole(a_stages + smem_pipe_write * CFG::A_STAGE,
+                                       b_stages + smem_pipe_write * CFG::B_STAGE);
                         cp_async_commit();
                     }
                     fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
