@@ -34,7 +34,7 @@ constexpr int BK = 8;                         // depth of one k-tile
 #endif
 constexpr int A_PAD = 4;                      // a_stage rows 4 banks apart: transposed copies are conflict-free
 constexpr int GROUP_M = 8;                    // tile rows per rasterization group
-constexpr int MAX_STAGES = 3;                 // measured with 1 to 3 (`make tune`): 3 is best at most sizes
+constexpr int MAX_STAGES = 4;                 // measured with 1 to 4: see README
 
 // cp.async copies global -> shared without a register in between; it reads
 // src_bytes of the source (4 or 16 inside the matrix, 0 outside it) and zero-fills
@@ -619,6 +619,7 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
     case 1: return launch_config<CFG, 1, SPLIT>(g, stream);
     case 2: return launch_config<CFG, 2, SPLIT>(g, stream);
     case 3: return launch_config<CFG, 3, SPLIT>(g, stream);
+    case 4: return launch_config<CFG, 4, SPLIT>(g, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -721,6 +722,7 @@ static cudaError_t launch_wide_stages(const gemm_args *g, cudaStream_t stream)
     case 1: return launch_wide<wide, 1>(g, stream);
     case 2: return launch_wide<wide, 2>(g, stream);
     case 3: return launch_wide<wide, 3>(g, stream);
+    case 4: return launch_wide<wide, 4>(g, stream);
     default: return cudaErrorInvalidValue;
     }
 }
