@@ -16,6 +16,7 @@
  *   - the FMAs of a slice in serpentine order, for the register reuse cache;
  *   - wide tiles (128 x 256, 128 accumulators a thread) in a lean loop where
  *     they fill the SMs: the partial k-tile first, no K check after it;
+ *   - the copies' row and column checks worked out once per tile, in every kernel;
  *   - split K where even the smaller tiles leave SMs idle: 2 to 8 blocks share
  *     a tile, one cluster, and add their partial tiles through distributed
  *     shared memory in a fixed order (Hopper, sm_90).
