@@ -146,8 +146,8 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
 }
 
 // The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
-// columns, and those checks are the same for every k-tile of a tile: sgemm_wide works
-// them out once per tile, as the source size of each copy, instead of in its loop.
+// columns, and those checks are the same for every k-tile of a tile: both kernels work
+// them out once per tile, as the source size of each copy, instead of in their loops.
 template <typename CFG, bool VEC>
 struct whole_copies {
     using P = copy_plan<CFG>;
