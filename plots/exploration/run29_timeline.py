@@ -94,7 +94,11 @@ body = body.replace('    extern __shared__ __align__(16) float smem[];\n',
                     '    extern __shared__ __align__(16) float smem[];\n    timeline_stamp(0);\n', 1)
 body = body.replace('        return;\n    }\n    // A run:', '        timeline_stamp(1);\n        return;\n    }\n    // A run:', 1)
 s = s[:i] + body + '\n    timeline_stamp(1);' + s[j:]
-if 'wide_schedule work' in s:
+if 'kernel<<<grid, CFG::THREADS, smem, stream>>>' in s:   # sk_persistent.cu
+    once('                                                 arrived);\n',
+         '                                                 arrived);\n'
+         '    timeline_report((int)grid, (int)grid, sms, stream);   // persistent: one line per block\n')
+elif 'wide_schedule work' in s:
     once('                                                                         g->beta, g->c, work, slots, arrived);\n',
          '                                                                         g->beta, g->c, work, slots, arrived);\n'
          '    timeline_report(work.whole_tiles + work.runs, work.whole_tiles, sms, stream);\n')
