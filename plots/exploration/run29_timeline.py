@@ -94,7 +94,7 @@ body = body.replace('    extern __shared__ __align__(16) float smem[];\n',
                     '    extern __shared__ __align__(16) float smem[];\n    timeline_stamp(0);\n', 1)
 body = body.replace('        return;\n    }\n    // A run:', '        timeline_stamp(1);\n        return;\n    }\n    // A run:', 1)
 s = s[:i] + body + '\n    timeline_stamp(1);' + s[j:]
-if 'kernel<<<grid, CFG::THREADS, smem, stream>>>' in s:   # sk_persistent.cu
+if 'kernel<<<grid, CFG::THREADS, smem, stream>>>' in s:   # sk_persistent.py's output
     once('                                                 arrived);\n',
          '                                                 arrived);\n'
          '    timeline_report((int)grid, (int)grid, sms, stream);   // persistent: one line per block\n')
