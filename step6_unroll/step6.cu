@@ -88,6 +88,7 @@ struct copy_plan {
     static constexpr int A_K_PASSES = BK / 8;
     static constexpr int B_ROWS_PER_PASS = CFG::THREADS / (CFG::BN / 4);  // a pass: 16-byte pieces of these rows
     static constexpr int B_PASSES = BK / B_ROWS_PER_PASS;
+    static constexpr int PARTS = A_K_PASSES * A_ROW_PASSES + B_PASSES;   // of a whole k-tile's copies
     static_assert(BK % 8 == 0 && CFG::BM % A_ROWS_PER_PASS == 0 && BK % B_ROWS_PER_PASS == 0,
                   "every thread copies the same share of each tile");
     const float *a_src;        // A[tile_row + a_row][kq]: add k0 for a k-tile
@@ -164,20 +165,23 @@ struct whole_copies {
     }
 };
 
-// load_tile for a whole k-tile at the plan's k (k0 = 0), with the sizes worked out once.
+// The copies of a whole k-tile at the plan's k (k0 = 0), with the sizes worked out once,
+// come in PARTS parts, one row pass each: A's passes, then B's. The main loops issue
+// part q at slice q, between the FMAs of different slices: issued all at once after
+// the barrier, as one block of copies and address arithmetic, both warps of a
+// scheduler stalled on it together, and the wide kernel lost 3% (README, runs 31-32).
 template <typename CFG, bool VEC>
-__device__ __forceinline__ void load_whole_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
-                                                const whole_copies<CFG, VEC> &size, int n)
+__device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
+                                                const whole_copies<CFG, VEC> &size, int n, int q)
 {
     using P = copy_plan<CFG>;
-#pragma unroll
-    for (int kp = 0; kp < P::A_K_PASSES; kp++)
-#pragma unroll
-        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
-            cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                       plan.a_src + rp * plan.a_pass + kp * 8, size.a_bytes[rp]);
-#pragma unroll
-    for (int i = 0; i < P::B_PASSES; i++) {
+    constexpr int A_PARTS = P::A_K_PASSES * P::A_ROW_PASSES;
+    if (q < A_PARTS) {
+        int kp = q / P::A_ROW_PASSES, rp = q % P::A_ROW_PASSES;
+        cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                   plan.a_src + rp * plan.a_pass + kp * 8, size.a_bytes[rp]);
+    } else {
+        int i = q - A_PARTS;
         const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
@@ -188,6 +192,16 @@ __device__ __forceinline__ void load_whole_tile(float *a_stage, float *b_stage, 
                 cp_async_4(dst + j, src + j, size.b_bytes[j]);
         }
     }
+}
+
+// All the parts at once: for the prologue, and for the one-stage control.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void load_whole_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
+                                                const whole_copies<CFG, VEC> &size, int n)
+{
+#pragma unroll
+    for (int q = 0; q < copy_plan<CFG>::PARTS; q++)
+        load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, q);
 }
 
 // Slice p of one stage into registers: TM values of A and TN of B, float4 at a time.
@@ -440,7 +454,8 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
                     }
                     if (p == 0) {
                         // The copy of tile k_tile + K_PIPE_MAX - 1, into the stage freed
-                        // at the last barrier.
+                        // at the last barrier (all at once: spread over the slices, as
+                        // in sgemm_wide, it cost registers and spilled at 128).
                         int k_tile_next = k_tile + K_PIPE_MAX - 1;
                         if (k_tile_next < k_tile_count)
                             copy_whole(a_stages + smem_pipe_write * CFG::A_STAGE,
@@ -493,12 +508,20 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
         plan.b_src += (size_t)depth * n;
         k_copied++;
     };
+    // A whole k-tile (no K check): part q of its copies, or all of them; once all are
+    // issued, the plan moves on by BK.
     const whole_copies<CFG, VEC> size(plan);
-    auto copy_whole = [&](float *stage) {   // a whole k-tile: no K check
-        load_whole_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n);
+    auto copy_part = [&](float *stage, int q) {
+        load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
+    };
+    auto whole_copied = [&]() {
         plan.a_src += BK;
         plan.b_src += (size_t)BK * n;
         k_copied++;
+    };
+    auto copy_whole = [&](float *stage) {
+        load_whole_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n);
+        whole_copied();
     };
     if (K_PIPE_MAX == 1) {
         // The control, as in step 5: copy, wait, compute, wait.
@@ -532,9 +555,11 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
         // offsets that step round the ring of K_PIPE_MAX stages.
         int smem_pipe_read = 0, smem_pipe_write = (K_PIPE_MAX - 1) * STAGE;
         auto next_stage = [](int offset) { return offset + STAGE == K_PIPE_MAX * STAGE ? 0 : offset + STAGE; };
+        static_assert(copy_plan<CFG>::PARTS < BK, "a k-tile's copies are committed before the wait at slice BK-1");
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             const float *read = smem + smem_pipe_read;
             const float *next = smem + next_stage(smem_pipe_read);
+            bool copy = k_copied < k_tile_count;   // a k-tile is left to copy
 #pragma unroll
             for (int p = 0; p < BK; p++) {
                 if (p == BK - 1) {
@@ -546,9 +571,13 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
                     load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], read, read + CFG::A_STAGE,
                                         p + 1, a_off, b_off);
                 }
-                if (p == 0) {
-                    if (k_copied < k_tile_count)
-                        copy_whole(smem + smem_pipe_write);
+                // The copy of k-tile k_tile + K_PIPE_MAX - 1, into the stage freed at the
+                // last barrier: part p at slice p, then one commit.
+                if (p < copy_plan<CFG>::PARTS && copy)
+                    copy_part(smem + smem_pipe_write, p);
+                if (p == copy_plan<CFG>::PARTS - 1) {
+                    if (copy)
+                        whole_copied();
                     cp_async_commit();
                 }
                 fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
