@@ -199,9 +199,15 @@ template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_whole_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
                                                 const whole_copies<CFG, VEC> &size, int n)
 {
+    using P = copy_plan<CFG>;
 #pragma unroll
-    for (int q = 0; q < copy_plan<CFG>::PARTS; q++)
-        load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, q);
+    for (int kp = 0; kp < P::A_K_PASSES; kp++)
+#pragma unroll
+        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+            load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, kp * P::A_ROW_PASSES + rp);
+#pragma unroll
+    for (int i = 0; i < P::B_PASSES; i++)
+        load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, P::A_K_PASSES * P::A_ROW_PASSES + i);
 }
 
 // Slice p of one stage into registers: TM values of A and TN of B, float4 at a time.
