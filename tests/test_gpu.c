@@ -229,13 +229,14 @@ static const kernel_case KERNEL_CASES[] = {
     /* Step 6 with fewer 128x128 tiles than SMs: 64x128 tiles while there are at least half
      * as many as SMs, else 64x64; K split until every SM has a block, and split once more
      * where K allows (see plan_launch). These shapes reach each choice on GPUs of 132 to 144
-     * SMs (an H100 SXM or an H200 has 132). */
-    {"./step6", 1100, 1000, 200, "64x128 tiles, K whole, B copied in 16-byte"},
-    {"./step6", 1100, 998, 200, "64x128 tiles, K whole, B copied in 4-byte"},
+     * SMs (an H100 SXM or an H200 has 132). Each K leaves a partial k-tile (K % 8 != 0),
+     * which the kernels copy first, in the share that holds it. */
+    {"./step6", 1100, 1000, 201, "64x128 tiles, K whole, B copied in 16-byte"},
+    {"./step6", 1100, 998, 201, "64x128 tiles, K whole, B copied in 4-byte"},
     {"./step6", 1000, 1000, 300, "64x128 tiles, K split in 2, B copied in 16-byte"},
     {"./step6", 1000, 998, 300, "64x128 tiles, K split in 2, B copied in 4-byte"},
-    {"./step6", 1000, 1000, 600, "64x128 tiles, K split in 4, B copied in 16-byte"},
-    {"./step6", 1000, 998, 600, "64x128 tiles, K split in 4, B copied in 4-byte"},
+    {"./step6", 1000, 1000, 601, "64x128 tiles, K split in 4, B copied in 16-byte"},
+    {"./step6", 1000, 998, 601, "64x128 tiles, K split in 4, B copied in 4-byte"},
     {"./step6", 65, 132, 33, "64x64 tiles, K whole, B copied in 16-byte"},
     {"./step6", 65, 130, 33, "64x64 tiles, K whole, B copied in 4-byte"},
     {"./step6", 500, 500, 100, "64x64 tiles, K split in 2, B copied in 16-byte"},
