@@ -4,7 +4,8 @@ whole-k-tile copies one row pass a slice (A's four passes, then B's two), from s
 argv[3] on, instead of all six at slice 0. Run 31's stall samples: at slice 0, right
 after the barrier, both warps of a scheduler run the same dense block of address
 arithmetic and copies at once, and wait on it (long scoreboard, fixed-latency waits,
-dispatch). Exploration only."""
+dispatch). Exploration only. It applies to step6.cu as at 77366ef: since d23dc3b step 6
+has load_whole_part itself, and issues its parts as this script's slice 0 does."""
 import sys
 src, out, first = sys.argv[1], sys.argv[2], int(sys.argv[3])
 s = open(src).read()
