@@ -113,6 +113,27 @@ int harness_sm_count(cudaError_t *err)
     return *err == cudaSuccess ? sms : 0;
 }
 
+void *harness_workspace(size_t bytes, cudaError_t *err)
+{
+    static void *memory;
+    static size_t size;
+    *err = cudaSuccess;
+    if (bytes <= size)
+        return memory;
+    if (memory != NULL)
+        *err = cudaFree(memory);
+    memory = NULL;
+    size = 0;
+    if (*err == cudaSuccess)
+        *err = cudaMalloc(&memory, bytes);
+    if (*err == cudaSuccess)
+        *err = cudaMemset(memory, 0, bytes);
+    if (*err != cudaSuccess)
+        return NULL;
+    size = bytes;
+    return memory;
+}
+
 size_t harness_tile_count(int m, int n, int bm, int bn)
 {
     return ((size_t)m + bm - 1) / bm * (((size_t)n + bn - 1) / bn);

@@ -64,6 +64,12 @@ size_t harness_tile_count(int m, int n, int bm, int bn);
  * CUDA error of the SM count's query (then the answer is 0). */
 int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err);
 
+/* A buffer of at least `bytes` of device memory, zeroed when first allocated, kept for
+ * the next call (a larger request replaces it): scratch space a step's launch function
+ * can use on every launch without allocating in the timed region. Its contents stay
+ * from one launch to the next. NULL, with *err set, when the allocation fails. */
+void *harness_workspace(size_t bytes, cudaError_t *err);
+
 /* Runs the whole program; returns the exit code for main(). */
 int harness_main(int argc, char **argv, const step_info *step);
 

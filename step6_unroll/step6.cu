@@ -491,20 +491,14 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 // constant, and the stage read is one offset that steps round the ring. Unrolling the
 // stages as above adds nothing here. And a k-tile's copies are issued a part a slice
 // (load_whole_part), not all after the barrier: +3% from 2048 to 8192 (runs 31-34).
+//
+// wide_k_tiles is that loop: k_tile_count k-tiles of one tile from where `plan` points,
+// the first k_first deep (1 .. BK), the others whole, summed into acc.
 template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 1)
-sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+__device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], float *smem, copy_plan<CFG> &plan,
+                                             int n, int k_tile_count, int k_first, int a_off, int b_off)
 {
-    extern __shared__ __align__(16) float smem[];
     constexpr int STAGE = CFG::A_STAGE + CFG::B_STAGE;   // floats: A's part, then B's
-    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
-    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
-    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
-    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
-
-    float acc[CFG::TM][CFG::TN] = {};
     float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
     // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
     // After each copy the plan moves on by that k-tile, so the next copy starts at k0 = 0.
@@ -594,19 +588,146 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
         }
         cp_async_wait<0>();   // EPILOGUE: only empty groups are left
     }
+}
+
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    extern __shared__ __align__(16) float smem[];
+    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
+    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
+    float acc[CFG::TM][CFG::TN] = {};
+    wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, plan, n, k_tile_count, k_first, a_off, b_off);
     store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
 }
 
+
+// The last partial wave ("stream-K"). 4096 has 512 wide tiles for 132 SMs: three whole
+// waves and 116 tiles, which would leave 16 SMs idle for a quarter of the time. So
+// sgemm_wide takes only the whole waves, and sgemm_wide_tail the tiles left over: their
+// k-tiles, tile after tile, make one row that is cut into `runs` runs of equal length,
+// one block each, so that every SM gets the same share of the last wave.
+constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
+
+struct tail_schedule {
+    int first_tile;        // the left-over tiles are first_tile onwards
+    int runs;              // their k-tiles are cut into this many runs (one block each)
+    long long k_tiles;     // k-tiles in all of them
+    __device__ long long run_begin(int r) const { return r * k_tiles / runs; }
+    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
+};
+
+// A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
+// the last piece to finish adds up the tile's slots in k order (the same order, so the
+// same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
+// pieces are consecutive (first .. first + pieces - 1); accumulator e of thread x sits at
+// e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
+// a time: float4 stores straight from acc put the accumulators in aligned groups of four
+// registers and slowed the main loop (README: register banks). Returns true, with the
+// tile's whole sums in acc, for the last piece, which also puts the tile's count back to 0.
+template <typename CFG>
+__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
+                                               int pieces, int *arrived)
+{
+    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
+    __threadfence();   // this thread's sums are visible to every SM before the count moves
+    __syncthreads();
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        last = atomicAdd(arrived, 1) == pieces - 1;
+        if (last)
+            *arrived = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
+    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
+#pragma unroll
+    for (int e = 0; e < E; e++)   // a whole slot at a time: its loads in flight together
+        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
+    for (int p = 1; p < pieces; p++) {
+        slot += SLOT;
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
+    }
+    return true;
+}
+
+// One block a run: a piece of each left-over tile the run crosses, in the same k-loop.
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
+                tail_schedule work, float *slots, int *arrived)
+{
+    extern __shared__ __align__(16) float smem[];
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    int k_tiles = (k + BK - 1) / BK, k_first = k - (k_tiles - 1) * BK;   // 1 .. BK
+    int run = blockIdx.x;
+    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
+        int t = (int)(at / k_tiles), first = (int)(at % k_tiles);   // tile t, from k-tile `first`
+        long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
+        int count = (int)(min(end, tile_end) - at);
+        int2 origin = tile_origin<CFG>(work.first_tile + t, m, n);
+        int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;   // k-tile 0 is the partial one
+        copy_plan<CFG> plan(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
+        float acc[CFG::TM][CFG::TN] = {};
+        __syncthreads();   // the piece before is done with the stages
+        wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, plan, n, count, first == 0 ? k_first : BK, a_off, b_off);
+        at += count;
+        // The runs holding a piece of tile t are r0 .. r1; run r's piece has slot r + t
+        // (no two pieces share one: a later run never holds an earlier tile).
+        int r0 = work.run_of(tile_begin), r1 = work.run_of(tile_end - 1);
+        if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
+            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+    }
+}
+
+// The whole waves of tiles, one block a tile; then, where tiles are left over, the runs.
+// The workspace holds a slot for each piece of a cut tile (fewer than twice the SMs)
+// and a count for each left-over tile.
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
 {
-    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
-    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
-    auto kernel = g->n % 4 == 0 ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t err;
+    long long sms = harness_sm_count(&err);
     if (err != cudaSuccess)
         return err;
-    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    long long tiles = (long long)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN), k_tiles = (g->k + BK - 1) / BK;
+    long long left = tiles >= sms ? tiles % sms : 0;   // fewer tiles than SMs: one wave, whole
+    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
+    bool vec = g->n % 4 == 0;
+    auto kernel = vec ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess)
+        return err;
+    kernel<<<(unsigned)(tiles - left), CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta,
+                                                                    g->c);
+    if (left == 0 || (err = cudaGetLastError()) != cudaSuccess)
+        return cudaGetLastError();
+    tail_schedule work = {(int)(tiles - left), (int)min(sms, left * min(k_tiles, (long long)MAX_PIECES)),
+                          left * k_tiles};
+    size_t slot_floats = (size_t)2 * sms * CFG::BM * CFG::BN;
+    float *slots = (float *)harness_workspace(slot_floats * sizeof(float) + sms * sizeof(int), &err);
+    if (err != cudaSuccess)
+        return err;
+    auto tail = vec ? sgemm_wide_tail<CFG, K_PIPE_MAX, true> : sgemm_wide_tail<CFG, K_PIPE_MAX, false>;
+    err = cudaFuncSetAttribute(tail, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess)
+        return err;
+    tail<<<work.runs, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work,
+                                                     slots, (int *)(slots + slot_floats));
     return cudaGetLastError();
 }
 
