@@ -491,9 +491,176 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
 // constant, and the stage read is one offset that steps round the ring. Unrolling the
 // stages as above adds nothing here. And a k-tile's copies are issued a part a slice
 // (load_whole_part), not all after the barrier: +3% from 2048 to 8192 (runs 31-34).
-//
-// wide_k_tiles is that loop: k_tile_count k-tiles of one tile from where `plan` points,
-// the first k_first deep (1 .. BK), the others whole, summed into acc.
+template <typename CFG, int K_PIPE_MAX, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    extern __shared__ __align__(16) float smem[];
+    constexpr int STAGE = CFG::A_STAGE + CFG::B_STAGE;   // floats: A's part, then B's
+    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
+    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
+
+    float acc[CFG::TM][CFG::TN] = {};
+    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+    // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
+    // After each copy the plan moves on by that k-tile, so the next copy starts at k0 = 0.
+    int k_copied = 0;   // k-tiles copied so far
+    auto copy_next = [&](float *stage, int depth) {
+        load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
+        plan.a_src += depth;
+        plan.b_src += (size_t)depth * n;
+        k_copied++;
+    };
+    // A whole k-tile (no K check): part q of its copies, or all of them; once all are
+    // issued, the plan moves on by BK.
+    const whole_copies<CFG, VEC> size(plan);
+    auto copy_part = [&](float *stage, int q) {
+        load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
+    };
+    auto whole_copied = [&]() {
+        plan.a_src += BK;
+        plan.b_src += (size_t)BK * n;
+        k_copied++;
+    };
+    auto copy_whole = [&](float *stage) {
+        load_whole_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n);
+        whole_copied();
+    };
+    if (K_PIPE_MAX == 1) {
+        // The control, as in step 5: copy, wait, compute, wait.
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            if (k_tile == 0)
+                copy_next(smem, k_first);
+            else
+                copy_whole(smem);
+            cp_async_commit();
+            cp_async_wait<0>();
+            __syncthreads();
+#pragma unroll
+            for (int p = 0; p < BK; p++) {
+                load_fragments<CFG>(a_frag[0], b_frag[0], smem, smem + CFG::A_STAGE, p, a_off, b_off);
+                fma_slice<CFG>(acc, a_frag[0], b_frag[0]);
+            }
+            __syncthreads();
+        }
+    } else {
+#pragma unroll
+        for (int s = 0; s < K_PIPE_MAX - 1; s++) {
+            if (s < k_tile_count)
+                copy_next(smem + s * STAGE, s == 0 ? k_first : BK);
+            cp_async_commit();
+        }
+        cp_async_wait<K_PIPE_MAX - 2>();
+        __syncthreads();
+        load_fragments<CFG>(a_frag[0], b_frag[0], smem, smem + CFG::A_STAGE, 0, a_off, b_off);
+
+        // PIPELINED MAIN LOOP, one k-tile a trip: smem_pipe_read and smem_pipe_write are
+        // offsets that step round the ring of K_PIPE_MAX stages.
+        int smem_pipe_read = 0, smem_pipe_write = (K_PIPE_MAX - 1) * STAGE;
+        auto next_stage = [](int offset) { return offset + STAGE == K_PIPE_MAX * STAGE ? 0 : offset + STAGE; };
+        static_assert(copy_plan<CFG>::PARTS < BK, "a k-tile's copies are committed before the wait at slice BK-1");
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            const float *read = smem + smem_pipe_read;
+            const float *next = smem + next_stage(smem_pipe_read);
+            bool copy = k_copied < k_tile_count;   // a k-tile is left to copy
+#pragma unroll
+            for (int p = 0; p < BK; p++) {
+                if (p == BK - 1) {
+                    cp_async_wait<K_PIPE_MAX - 2>();
+                    __syncthreads();
+                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], next, next + CFG::A_STAGE, 0,
+                                        a_off, b_off);
+                } else {
+                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], read, read + CFG::A_STAGE,
+                                        p + 1, a_off, b_off);
+                }
+                // The copy of k-tile k_tile + K_PIPE_MAX - 1, into the stage freed at the
+                // last barrier: part p at slice p, then one commit.
+                if (p < copy_plan<CFG>::PARTS && copy)
+                    copy_part(smem + smem_pipe_write, p);
+                if (p == copy_plan<CFG>::PARTS - 1) {
+                    if (copy)
+                        whole_copied();
+                    cp_async_commit();
+                }
+                fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
+            }
+            smem_pipe_read = next_stage(smem_pipe_read);
+            smem_pipe_write = next_stage(smem_pipe_write);
+        }
+        cp_async_wait<0>();   // EPILOGUE: only empty groups are left
+    }
+    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+}
+
+
+// The last partial wave ("stream-K"). 4096 has 512 wide tiles for 132 SMs: three whole
+// waves and 116 tiles, which would leave 16 SMs idle for a quarter of the time. So
+// sgemm_wide takes only the whole waves, and sgemm_wide_tail the tiles left over: their
+// k-tiles, tile after tile, make one row that is cut into `runs` runs of equal length,
+// one block each, so that every SM gets the same share of the last wave.
+struct tail_schedule {
+    static constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
+    int first_tile;        // the left-over tiles are first_tile onwards
+    int runs;              // their k-tiles are cut into this many runs (one block each)
+    long long k_tiles;     // k-tiles in all of them
+    // The tiles of the last partial wave, after one or more whole ones (none with fewer
+    // tiles than SMs: one wave, K whole; run 29 found the hand-over costs more there).
+    static long long left_over(long long tiles, long long sms) { return tiles >= sms ? tiles % sms : 0; }
+    __device__ long long run_begin(int r) const { return r * k_tiles / runs; }
+    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
+};
+
+// A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
+// the last piece to finish adds up the tile's slots in k order (the same order, so the
+// same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
+// pieces are consecutive (first .. first + pieces - 1); accumulator e of thread x sits at
+// e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
+// a time: float4 stores straight from acc put the accumulators in aligned groups of four
+// registers and slowed the main loop (README: register banks). Returns true, with the
+// tile's whole sums in acc, for the last piece, which also puts the tile's count back to 0.
+template <typename CFG>
+__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
+                                               int pieces, int *arrived)
+{
+    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
+    __threadfence();   // this thread's sums are visible to every SM before the count moves
+    __syncthreads();
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        last = atomicAdd(arrived, 1) == pieces - 1;
+        if (last)
+            *arrived = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
+    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
+#pragma unroll
+    for (int e = 0; e < E; e++)   // a whole slot at a time: its loads in flight together
+        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
+    for (int p = 1; p < pieces; p++) {
+        slot += SLOT;
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
+    }
+    return true;
+}
+
+// The k-loop of sgemm_wide for a range of a tile's k-tiles: k_tile_count of them from
+// where `plan` points, the first k_first deep (1 .. BK), the others whole, summed into
+// acc. It is sgemm_wide's loop, line for line. sgemm_wide keeps its own copy: written as
+// a call of this function it compiled to the same instructions with other registers
+// (897 FFMAs with a reuse flag, not 937) and ran 1% slower at 2048 (run 36).
 template <typename CFG, int K_PIPE_MAX, bool VEC>
 __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], float *smem, copy_plan<CFG> &plan,
                                              int n, int k_tile_count, int k_first, int a_off, int b_off)
@@ -590,79 +757,6 @@ __device__ __forceinline__ void wide_k_tiles(float (&acc)[CFG::TM][CFG::TN], flo
     }
 }
 
-template <typename CFG, int K_PIPE_MAX, bool VEC>
-__global__ void __launch_bounds__(CFG::THREADS, 1)
-sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
-{
-    extern __shared__ __align__(16) float smem[];
-    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
-    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
-    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    copy_plan<CFG> plan(a, b, m, n, k, origin.x, origin.y);
-    int k_tile_count = (k + BK - 1) / BK, k_first = k - (k_tile_count - 1) * BK;   // 1 .. BK
-    float acc[CFG::TM][CFG::TN] = {};
-    wide_k_tiles<CFG, K_PIPE_MAX, VEC>(acc, smem, plan, n, k_tile_count, k_first, a_off, b_off);
-    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
-}
-
-
-// The last partial wave ("stream-K"). 4096 has 512 wide tiles for 132 SMs: three whole
-// waves and 116 tiles, which would leave 16 SMs idle for a quarter of the time. So
-// sgemm_wide takes only the whole waves, and sgemm_wide_tail the tiles left over: their
-// k-tiles, tile after tile, make one row that is cut into `runs` runs of equal length,
-// one block each, so that every SM gets the same share of the last wave.
-constexpr int MAX_PIECES = 4;   // runs a left-over tile is cut into, at most
-
-struct tail_schedule {
-    int first_tile;        // the left-over tiles are first_tile onwards
-    int runs;              // their k-tiles are cut into this many runs (one block each)
-    long long k_tiles;     // k-tiles in all of them
-    __device__ long long run_begin(int r) const { return r * k_tiles / runs; }
-    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
-};
-
-// A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
-// the last piece to finish adds up the tile's slots in k order (the same order, so the
-// same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
-// pieces are consecutive (first .. first + pieces - 1); accumulator e of thread x sits at
-// e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
-// a time: float4 stores straight from acc put the accumulators in aligned groups of four
-// registers and slowed the main loop (README: register banks). Returns true, with the
-// tile's whole sums in acc, for the last piece, which also puts the tile's count back to 0.
-template <typename CFG>
-__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
-                                               int pieces, int *arrived)
-{
-    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
-#pragma unroll
-    for (int e = 0; e < E; e++)
-        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
-    __threadfence();   // this thread's sums are visible to every SM before the count moves
-    __syncthreads();
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        last = atomicAdd(arrived, 1) == pieces - 1;
-        if (last)
-            *arrived = 0;
-    }
-    __syncthreads();
-    if (!last)
-        return false;
-    __threadfence();
-    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
-#pragma unroll
-    for (int e = 0; e < E; e++)   // a whole slot at a time: its loads in flight together
-        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
-    for (int p = 1; p < pieces; p++) {
-        slot += SLOT;
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
-    }
-    return true;
-}
-
 // One block a run: a piece of each left-over tile the run crosses, in the same k-loop.
 template <typename CFG, int K_PIPE_MAX, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
@@ -705,7 +799,7 @@ static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
     if (err != cudaSuccess)
         return err;
     long long tiles = (long long)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN), k_tiles = (g->k + BK - 1) / BK;
-    long long left = tiles >= sms ? tiles % sms : 0;   // fewer tiles than SMs: one wave, whole
+    long long left = tail_schedule::left_over(tiles, sms);
     int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
     bool vec = g->n % 4 == 0;
     auto kernel = vec ? sgemm_wide<CFG, K_PIPE_MAX, true> : sgemm_wide<CFG, K_PIPE_MAX, false>;
@@ -716,7 +810,7 @@ static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
                                                                     g->c);
     if (left == 0 || (err = cudaGetLastError()) != cudaSuccess)
         return cudaGetLastError();
-    tail_schedule work = {(int)(tiles - left), (int)min(sms, left * min(k_tiles, (long long)MAX_PIECES)),
+    tail_schedule work = {(int)(tiles - left), (int)min(sms, left * min(k_tiles, (long long)tail_schedule::MAX_PIECES)),
                           left * k_tiles};
     size_t slot_floats = (size_t)2 * sms * CFG::BM * CFG::BN;
     float *slots = (float *)harness_workspace(slot_floats * sizeof(float) + sms * sizeof(int), &err);
@@ -903,7 +997,9 @@ static const char *kernel_name(const gemm_args *g)
 {
     static const char *const names[4][4][2] = {
         {{"128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte pieces",
-          "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte pieces"}},
+          "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte pieces"},
+         {"128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 4-byte pieces",
+          "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 16-byte pieces"}},
         {{"128x128 tiles (one or more per SM), K whole, B copied in 4-byte pieces",
           "128x128 tiles (one or more per SM), K whole, B copied in 16-byte pieces"}},
         {{"64x128 tiles, K whole, B copied in 4-byte pieces", "64x128 tiles, K whole, B copied in 16-byte pieces"},
@@ -917,6 +1013,13 @@ static const char *kernel_name(const gemm_args *g)
     if (p.err != cudaSuccess)
         return "unknown (a device query failed)";
     int split_index = p.split == 8 ? 3 : p.split / 2;   // 1, 2, 4, 8 -> 0, 1, 2, 3
+    if (p.shape == WIDE) {   // 1 when a last partial wave goes in runs (launch_wide)
+        cudaError_t err;
+        long long sms = harness_sm_count(&err);
+        if (err != cudaSuccess)
+            return "unknown (a device query failed)";
+        split_index = tail_schedule::left_over((long long)harness_tile_count(g->m, g->n, wide::BM, wide::BN), sms) > 0;
+    }
     return names[p.shape][split_index][g->n % 4 == 0];
 }
 #endif

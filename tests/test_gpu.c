@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "process.h"
 
 typedef struct {
@@ -218,12 +219,19 @@ static const kernel_case KERNEL_CASES[] = {
     {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
     {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
-    /* Step 6 with enough 128x256 tiles for 9 SMs in 10 (2047 x 2052 makes 144) runs them;
-     * with fewer, but at least as many 128x128 tiles as SMs (1500 x 1500 makes 144 of
-     * those, 72 of 128x256), the 128x128 ones. K = 3 is less than one k-tile. */
-    {"./step6", 2047, 2052, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
-    {"./step6", 2047, 2050, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte"},
-    {"./step6", 2047, 2052, 3, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
+    /* Step 6 with enough 128x256 tiles for 9 SMs in 10 runs them: 1600 x 2500 makes 130,
+     * one wave, K whole; 2047 x 2500 makes 160, a whole wave and a partial one, whose
+     * k-tiles go in equal runs, a tile cut into up to 4 pieces (K = 1001: 126 k-tiles) or
+     * none (K = 3, less than one k-tile). With fewer, but at least as many 128x128 tiles as
+     * SMs (1500 x 1500 makes 144 of those, 72 of 128x256), the 128x128 ones. */
+    {"./step6", 1600, 2500, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
+    {"./step6", 1600, 2498, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte"},
+    {"./step6", 2047, 2500, 1001,
+     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 16-byte"},
+    {"./step6", 2047, 2498, 1001,
+     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 4-byte"},
+    {"./step6", 2047, 2500, 3,
+     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 16-byte"},
     {"./step6", 1500, 1500, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 16-byte"},
     {"./step6", 1500, 1498, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 4-byte"},
     /* Step 6 with fewer 128x128 tiles than SMs: 64x128 tiles while there are at least half
@@ -313,4 +321,30 @@ Test(gpu, largest_m_and_n_pass, .timeout = 1200)
                                   "--warmup", "0", NULL};
             expect_pass(argv);
         }
+}
+
+/* ---- the workspace a launch function may use (step 6's last partial wave) ----
+ * In this process, not a step's: zeroed when new, the same buffer with its contents for
+ * a smaller request, a new zeroed one for a larger. */
+Test(gpu, workspace_is_zeroed_kept_and_grown)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    static unsigned char host[8192];
+    cudaError_t err;
+    unsigned char *w = harness_workspace(4096, &err);
+    cr_assert(err == cudaSuccess && w != NULL, "4096 bytes: %s", cudaGetErrorString(err));
+    cr_assert_eq(cudaMemcpy(host, w, 4096, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 4096; i++)
+        cr_assert_eq(host[i], 0, "byte %d of a new workspace is %d, not 0", i, host[i]);
+    cr_assert_eq(cudaMemset(w, 7, 4096), cudaSuccess);
+    cr_expect_eq(harness_workspace(100, &err), w, "a smaller request got another buffer");
+    cr_assert_eq(cudaMemcpy(host, w, 4096, cudaMemcpyDeviceToHost), cudaSuccess);
+    cr_expect_eq(host[4095], 7, "the workspace lost its contents");
+    unsigned char *grown = harness_workspace(8192, &err);
+    cr_assert(err == cudaSuccess && grown != NULL, "8192 bytes: %s", cudaGetErrorString(err));
+    cr_assert_eq(cudaMemcpy(host, grown, 8192, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 8192; i++)
+        cr_assert_eq(host[i], 0, "byte %d of a grown workspace is %d, not 0", i, host[i]);
 }
