@@ -808,8 +808,9 @@ static cudaError_t launch_wide(const gemm_args *g, cudaStream_t stream)
         return err;
     kernel<<<(unsigned)(tiles - left), CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta,
                                                                     g->c);
-    if (left == 0 || (err = cudaGetLastError()) != cudaSuccess)
-        return cudaGetLastError();
+    err = cudaGetLastError();
+    if (left == 0 || err != cudaSuccess)
+        return err;
     tail_schedule work = {(int)(tiles - left), (int)min(sms, left * min(k_tiles, (long long)tail_schedule::MAX_PIECES)),
                           left * k_tiles};
     size_t slot_floats = (size_t)2 * sms * CFG::BM * CFG::BN;
