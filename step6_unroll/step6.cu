@@ -15,7 +15,10 @@
  *     running at one time share A and B panels in L2;
  *   - the FMAs of a slice in serpentine order, for the register reuse cache;
  *   - wide tiles (128 x 256, 128 accumulators a thread) in a lean loop where
- *     they fill the SMs: the partial k-tile first, no K check after it;
+ *     they fill the SMs: the partial k-tile first, no K check after it, and a
+ *     k-tile's copies issued a row pass a slice, among the FMAs;
+ *   - the last partial wave of wide tiles in runs of k-tiles, one block an SM,
+ *     a cut tile's sums added in a fixed order (stream-K, a second launch);
  *   - the copies' row and column checks worked out once per tile, in every kernel;
  *   - split K where even the smaller tiles leave SMs idle: 2 to 8 blocks share
  *     a tile, one cluster, and add their partial tiles through distributed
