@@ -9,15 +9,19 @@
 # addresses); (3) with the global loads not cached in L1 (-Xptxas -dlcm=cg) it falls
 # towards 0, while the store instructions stay 67,108,864 at 4096.
 #
-# Run on the GPU machine from the repository root; writes to $OUT (default build/x):
-#   OUT=/some/dir bash plots/exploration/step2_store_conflicts.sh
+# Run from the repository root on a machine with a GPU and Nsight Compute (ncu); writes
+# one ncu output per build and run to $OUT (default build/x) and prints the lines it picks out:
+#   OUT=/some/dir bash step2_shared/evidence/step2_store_conflicts.sh
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-build/x}
 mkdir -p "$OUT" build/x
 make -s step2 >/dev/null || exit 1
-# The same kernel, global loads cached in L2 only (the Makefile's flags otherwise).
-nvcc -O3 -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -Xptxas -dlcm=cg \
+# The same kernel, global loads cached in L2 only (the Makefile's flags otherwise), for the
+# GPU present as the Makefile detects it (sm_90, an H100 or H200, when none answers).
+SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -cd 0-9)
+SM=${SM:-90}
+nvcc -O3 -std=c++17 -lineinfo -gencode arch=compute_$SM,code=sm_$SM -Xptxas -dlcm=cg \
     step2_shared/step2.cu build/libharness.a -lcublas -lcudart -o build/x/step2_cg || exit 1
 M=smsp__sass_inst_executed_op_shared_st.sum
 M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum

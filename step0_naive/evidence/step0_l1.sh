@@ -9,8 +9,9 @@
 # "long scoreboard", and the SM clock under ncu (sm__cycles_elapsed.avg.per_second)
 # turning the lesson's 1.45 billion lines per second per SM into lines per cycle.
 #
-# Run on the GPU machine from the repository root; writes to $OUT (default build/x):
-#   OUT=/some/dir bash plots/exploration/step0_l1.sh
+# Run from the repository root on a machine with a GPU and Nsight Compute (ncu); writes
+# ncu's whole output to $OUT/step0_l1.txt (default build/x) and prints the lines it picks out:
+#   OUT=/some/dir bash step0_naive/evidence/step0_l1.sh
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-build/x}
