@@ -83,14 +83,20 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 # --- the steps: `make step3` builds ./step3 from step3_registers/step3.cu --------------
-# The kernel file is compiled once; a change in the harness only relinks.
+# The kernel file is compiled once; a change in the harness only relinks. A step's folder
+# may hold more: headers the kernel file includes (step 6's going-further track, *.cuh,
+# *.h) and plain C (step 6's launch plan, *.c), compiled and linked with it.
+step_c_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(dir $(1))*.c))
 define STEP_RULE
-$(BUILD)/$(1).o: $(2) common/harness.h $(BUILD)/nvflags.stamp
+$(BUILD)/$(1).o: $(2) $(wildcard $(dir $(2))*.cuh $(dir $(2))*.h) common/harness.h $(BUILD)/nvflags.stamp
 	@mkdir -p $(BUILD)
 	$(NVCC) $(NVFLAGS) -c $(2) -o $$@
-$(1): $(BUILD)/$(1).o $(HARNESS_LIB)
-	$(NVCC) $$< $(HARNESS_LIB) $(LDLIBS) -o $$@
+$(1): $(BUILD)/$(1).o $(call step_c_objs,$(2)) $(HARNESS_LIB)
+	$(NVCC) $$< $(call step_c_objs,$(2)) $(HARNESS_LIB) $(LDLIBS) -o $$@
 endef
+$(BUILD)/step%.o: step%.c $(wildcard step*/*.h) common/harness.h $(BUILD)/cflags.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
 $(foreach s,$(STEP_SRCS),$(if $(filter $(notdir $(basename $(s))),$(LEFT_OUT)),,\
   $(eval $(call STEP_RULE,$(notdir $(basename $(s))),$(s)))))
 ifneq ($(LEFT_OUT),)
@@ -100,11 +106,15 @@ $(LEFT_OUT):
 endif
 
 # --- tests ------------------------------------------------------------------------------
+# The tests link step 6's launch plan, to check it without a GPU and to know, with one,
+# which kernel step 6 must pick (BUILT_SM: the architecture the steps' code is built for).
 TEST_SRCS := $(wildcard tests/*.c)
-$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(HARNESS_LIB)
+PLAN_SRC  := $(wildcard step6_*/plan.c)
+$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/plan.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
 	@printf '#include <criterion/criterion.h>\n' | $(CC) $(CFLAGS) -E -x c - >/dev/null 2>&1 || \
 	  { echo "test: Criterion is not installed (no criterion/criterion.h): run \`make deps\`" >&2; exit 2; }
-	$(CC) $(CFLAGS) -D_GNU_SOURCE -Icommon $(TEST_SRCS) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
+	$(CC) $(CFLAGS) -D_GNU_SOURCE -DBUILT_SM=$(SM_NUMBER) -Icommon $(addprefix -I,$(dir $(PLAN_SRC))) $(TEST_SRCS) \
+	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
 
 test: $(BUILT_STEPS) left-out $(BUILD)/tests
 	./$(BUILD)/tests
@@ -121,7 +131,7 @@ sanitize: $(BUILT_STEPS)
 	@for s in $(BUILT_STEPS); do for t in memcheck racecheck synccheck; do echo "== $$s: $$t at $(SAN_SIZE)"; \
 	  '$(COMPUTE_SANITIZER)' --tool $$t --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
 
-# --- plots: make plots, make chart, make table, make sweep, make tune (plots/plots.mk) --
+# --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
 -include plots/plots.mk
 # --- reading a step: make diff, make sass, make profile (scripts/tools.mk) ------------
 -include scripts/tools.mk
@@ -160,8 +170,8 @@ help:
 	@echo "make table          the measured tables into README.md and the step READMEs"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
-	@echo "make tune           (GPU) step 6 built per tile shape (make -j8 tune): plots/tune.csv, its table"
-	@echo "make tune-table     the tile-shape table from plots/tune.csv (no GPU)"
+	@echo "make ablation       (GPU) step 5, step 6's core, each part of its track in turn: plots/ablation.csv, its table"
+	@echo "make ablation-table the table from plots/ablation.csv (no GPU)"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1); CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
 	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"

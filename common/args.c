@@ -143,13 +143,33 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
 }
 
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
-       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
+       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_TRACK, OPT_UNROLL, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
+
+int harness_track_parts(const step_info *step)
+{
+    int n = 0;
+    while (step->track && step->track[n])
+        n++;
+    return n;
+}
+
+/* "core, warp-tiles, split-k" from the track's names. */
+static const char *track_list(char *buf, size_t len, const step_info *step, const char *sep)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < harness_track_parts(step) && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", step->track[i]);
+    return buf;
+}
 
 void print_usage(FILE *out, const char *prog, const step_info *step)
 {
     fprintf(out, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
                "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--describe] [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
+    if (step->track)
+        fprintf(out, "       %*s [--track PART] [--unroll yes|no]\n", (int)strlen(prog), "");
 }
 
 void print_help(FILE *out, const char *prog, const step_info *step)
@@ -176,8 +196,19 @@ void print_help(FILE *out, const char *prog, const step_info *step)
     if (step->max_stages > 0)
         fprintf(out, "  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
                step->max_stages, step->default_stages);
+    if (step->track) {
+        char parts[256];
+        int n = harness_track_parts(step);
+        fprintf(out, "  --track PART    run the step's core and its going-further track up to PART,\n"
+                     "                  one of: %s (default %s, the\n"
+                     "                  whole track); --track %s runs the step's own idea alone\n"
+                     "  --unroll yes|no run every pipelined loop with its stages unrolled (yes) or\n"
+                     "                  with run-time stage indices (no), instead of each kernel's\n"
+                     "                  own choice, to measure what unrolling buys\n",
+                track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
+    }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
-                 "                  default_stages, kernel_choice) and exit, touching no GPU\n"
+                 "                  default_stages, kernel_choice, track) and exit, touching no GPU\n"
                  "  --help          this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
@@ -193,6 +224,8 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->beta = 0.0f;
     cfg->check = 1;
     cfg->stages = step->max_stages > 0 ? step->default_stages : 0;
+    cfg->track = step->track ? harness_track_parts(step) - 1 : 0;
+    cfg->unroll = UNROLL_AS_PLANNED;
     err[0] = '\0';
 
     static const struct option options[] = {
@@ -206,6 +239,8 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         {"csv", no_argument, NULL, OPT_CSV},
         {"csv-header", no_argument, NULL, OPT_CSV_HEADER},
         {"stages", required_argument, NULL, OPT_STAGES},
+        {"track", required_argument, NULL, OPT_TRACK},
+        {"unroll", required_argument, NULL, OPT_UNROLL},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
@@ -284,6 +319,31 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                             step->max_stages);
             }
             break;
+        case OPT_TRACK: {
+            char q[80], parts[256];
+            if (!step->track)
+                return fail(err, err_len, "unknown option '--track' (%s has no going-further track)", step->name);
+            int i = 0;
+            while (step->track[i] && strcmp(step->track[i], arg) != 0)
+                i++;
+            if (!step->track[i])
+                return fail(err, err_len, "--track %s is not a part of %s's track (one of: %s)",
+                            quote(q, sizeof q, arg), step->name, track_list(parts, sizeof parts, step, ", "));
+            cfg->track = i;
+            break;
+        }
+        case OPT_UNROLL: {
+            char q[80];
+            if (!step->track)
+                return fail(err, err_len, "unknown option '--unroll' (%s has no going-further track)", step->name);
+            if (strcmp(arg, "yes") == 0)
+                cfg->unroll = UNROLL_YES;
+            else if (strcmp(arg, "no") == 0)
+                cfg->unroll = UNROLL_NO;
+            else
+                return fail(err, err_len, "--unroll %s is not one of: yes, no", quote(q, sizeof q, arg));
+            break;
+        }
         case OPT_DESCRIBE:
             cfg->describe = 1;
             break;
@@ -324,8 +384,9 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
 /* --describe: what the tools need to know of the step, as one line of key=value words. */
 void args_print_describe(const step_info *step)
 {
-    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d\n", step->name,
+    char parts[256];
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s\n", step->name,
            step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL);
+           step->kernel != NULL, track_list(parts, sizeof parts, step, ","));
 }
 

@@ -22,6 +22,9 @@ typedef struct {
     int csv;                   /* print one CSV row instead of the report */
     int csv_header;            /* print the CSV header line first */
     int stages;                /* --stages, for steps that have it; else 0 */
+    int track;                 /* --track: parts of the step's going-further track that run
+                                  (0: the core alone); the whole track by default, 0 without one */
+    int unroll;                /* --unroll yes|no: UNROLL_YES or UNROLL_NO; else UNROLL_AS_PLANNED */
     int help;                  /* --help was given */
     int describe;              /* --describe was given */
 } run_config;
@@ -47,7 +50,8 @@ void print_usage(FILE *out, const char *prog, const step_info *step);
 void print_help(FILE *out, const char *prog, const step_info *step);
 
 /* Prints the --describe line to stdout: "name=step5_pipeline max_stages=4 default_stages=2
- * kernel_choice=1", for the tools (make sweep, make tune) that need the stage range. */
+ * kernel_choice=1 track=", for the tools (make sweep, make ablation) that need the stage
+ * range and the parts of a going-further track (track=core,warp-tiles,...). */
 void args_print_describe(const step_info *step);
 
 #endif

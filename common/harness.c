@@ -41,6 +41,7 @@ typedef struct {
     step_launch step_run;
     cublas_launch cublas_run;
     char date_utc[32];   /* when the report was made, as it prints it */
+    char kernel[256];    /* the kernel line, where the step words it here */
 } harness_run;
 
 static void run_step(void *ctx)
@@ -118,9 +119,12 @@ static void set_up_problem(harness_run *run)
     const run_config *c = &run->cfg;
     const problem *p = &run->p;
     problem_setup(&run->p, c);
-    run->step_run = (step_launch){run->step, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_c, c->stages},
+    run->step_run = (step_launch){run->step,
+                                  {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_c, c->stages, c->track,
+                                   c->unroll},
                                   p->stream};
-    run->cublas_run = (cublas_launch){p->handle, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_ref, 0}};
+    run->cublas_run = (cublas_launch){p->handle, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_ref, 0, 0,
+                                                  UNROLL_AS_PLANNED}};
 }
 
 /* ---- check's helpers ---- */
@@ -224,7 +228,8 @@ static void report(harness_run *run, run_report *rep)
 {
     time_t now = time(NULL);
     strftime(run->date_utc, sizeof run->date_utc, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    rep->kernel = run->step->kernel ? run->step->kernel(&run->step_run.args) : NULL;
+    rep->kernel = run->step->kernel ? run->step->kernel(&run->step_run.args, run->kernel, sizeof run->kernel)
+                                    : NULL;
     rep->commit = build_commit();
     rep->date_utc = run->date_utc;
     if (run->cfg.csv)

@@ -34,15 +34,23 @@ typedef struct {
     const float *b;    /* K x N */
     float *c;          /* M x N */
     int stages;        /* pipeline depth from --stages; 0 for steps without it */
+    int track;         /* for a step with a going-further track (step 6): how much of it runs,
+                          0 = the step's core alone, i = the core and the track's first i parts */
+    int unroll;        /* --unroll: UNROLL_AS_PLANNED, or forced on or off (steps with a track) */
 } gemm_args;
+
+/* --unroll: run every pipelined loop with its stages unrolled, or with none unrolled
+ * (run-time stage indices), instead of the step's own choice. */
+enum { UNROLL_AS_PLANNED = -1, UNROLL_NO = 0, UNROLL_YES = 1 };
 
 /* Launches the step's kernel(s) on `stream` and returns cudaGetLastError(). */
 typedef cudaError_t (*gemm_launch_fn)(const gemm_args *args, cudaStream_t stream);
 
 /* For a step whose launch function chooses among kernels: which one it picks for
- * these arguments, in words ("128x128 tiles, B copied in float4"). The report prints
- * it, and the tests use it to show that every choice is reached. */
-typedef const char *(*gemm_kernel_fn)(const gemm_args *args);
+ * these arguments, in words ("128x128 tiles, B copied in float4"), a string of its own
+ * or written into buf (len bytes). The report prints it, and the tests use it to show
+ * that every choice is reached. */
+typedef const char *(*gemm_kernel_fn)(const gemm_args *args, char *buf, size_t len);
 
 typedef struct {
     const char *name;        /* "step0_naive" */
@@ -51,7 +59,15 @@ typedef struct {
     int max_stages;          /* 0: the step has no --stages option; else 1..max_stages */
     int default_stages;
     gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
+    /* A going-further track (step 6): the names of its parts, NULL-terminated, the first
+     * being the step's core ("core"). Then --track PART runs the core and the parts up to
+     * PART, and --unroll yes|no forces the stage loops; by default the whole track runs.
+     * NULL for a step without one. */
+    const char *const *track;
 } step_info;
+
+/* The parts in step->track (the core counted), 0 for a step without a track. */
+int harness_track_parts(const step_info *step);
 
 /* The SM count of the current device; *err is the CUDA error of the query (then 0). */
 int harness_sm_count(cudaError_t *err);

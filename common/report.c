@@ -12,7 +12,7 @@
 
 const char CSV_HEADER[] =
     "step,m,n,k,alpha,beta,stages,median_ms,min_ms,gflops,cublas_median_ms,cublas_gflops,"
-    "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc";
+    "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc,variant";
 
 const char *build_commit(void)
 {
@@ -41,10 +41,23 @@ static void csv_clean(char *dst, size_t len, const char *src)
     dst[i] = '\0';
 }
 
+/* Which part of a going-further track ran, and --unroll when given: "core",
+ * "stream-k unroll=no"; "" for the step as it runs by default (the whole track, each loop
+ * as planned) and for a step without a track. */
+static const char *variant(char *buf, size_t len, const run_report *r)
+{
+    const run_config *c = r->cfg;
+    buf[0] = '\0';
+    if (r->step->track && (c->track != harness_track_parts(r->step) - 1 || c->unroll != UNROLL_AS_PLANNED))
+        snprintf(buf, len, "%s%s", r->step->track[c->track],
+                 c->unroll == UNROLL_YES ? " unroll=yes" : c->unroll == UNROLL_NO ? " unroll=no" : "");
+    return buf;
+}
+
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
     const run_config *c = r->cfg;
-    char device[256], runtime[16], driver[16], err[32];
+    char device[256], runtime[16], driver[16], err[32], var[96];
     csv_clean(device, sizeof device, r->dev->name);
     version_string(runtime, sizeof runtime, r->dev->runtime_version);
     version_string(driver, sizeof driver, r->dev->driver_version);
@@ -54,12 +67,12 @@ int format_csv_row(char *buf, size_t len, const run_report *r)
         snprintf(err, sizeof err, "inf");
     else
         snprintf(err, sizeof err, "%.4g", r->check.worst_ratio);
-    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s",
+    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s,%s",
                     r->step->name, c->m, c->n, c->k, (double)c->alpha, (double)c->beta, c->stages,
                     r->median_ms, r->min_ms, gflops(c->m, c->n, c->k, r->median_ms),
                     r->cublas_median_ms, gflops(c->m, c->n, c->k, r->cublas_median_ms),
                     r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->dev->sm_count,
-                    runtime, driver, r->commit, r->date_utc);
+                    runtime, driver, r->commit, r->date_utc, variant(var, sizeof var, r));
 }
 
 void print_csv(FILE *out, const run_report *r)
@@ -89,6 +102,10 @@ void print_report(FILE *out, const run_report *r)
             c->seed);
     if (c->stages > 0)
         fprintf(out, ", %d stages", c->stages);
+    if (r->step->track) {
+        char var[96];
+        fprintf(out, ", track: %s", variant(var, sizeof var, r)[0] ? var : "all of it");
+    }
     fprintf(out, "\n");
     if (r->kernel)
         fprintf(out, "  kernel   %s\n", r->kernel);

@@ -3,11 +3,13 @@
 
 The make targets run it (plots/plots.mk, scripts/tools.mk); `python3 scripts/course.py -h` lists
 its commands: run the steps into a CSV, write the README tables, prepare the data gnuplot draws
-(plots/NAME.gp), sweep stages and tile shapes, count a step's SASS listing, profile and diff.
+(plots/NAME.gp), sweep stages, measure step 6's going-further track part by part, count a step's
+SASS listing, profile and diff.
 
 A CSV is one run: written to a temporary file, it replaces the old one only when the run is
-complete. A row is a valid result when its verdict is PASS (or UNCHECKED, in a tune.csv
-from before `make tune` checked its runs); any other row keeps its verdict and is never drawn or counted. Bad input gets
+complete. A row is a valid result when its verdict is PASS; any other row keeps its verdict and
+is never drawn or counted. A row of a step run with part of its track (step 6's `--track`,
+`--unroll`) is named after both: "step6_unroll (core)". Bad input gets
 one line on stderr, "COMMAND: what is wrong", and exit code 2.
 """
 import argparse, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
@@ -15,7 +17,6 @@ import argparse, collections, csv, difflib, glob, math, os, re, shutil, statisti
 NEEDED = "step m n k gflops cublas_gflops ratio verdict device cuda_runtime commit date_utc".split()
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
 STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
-TUNE_VALID = ("PASS", "UNCHECKED")
 
 
 class Fail(Exception):
@@ -53,6 +54,8 @@ def read_results(path, valid=("PASS",), make="results", var="CSV"):
         if len(fields) != len(header):
             raise Fail(f"{path}: line {no}: {len(fields)} fields, but the header has {len(header)}")
         r = dict(zip(header, fields))
+        if r.get("variant"):   # a part of a step's track: a row of its own in every table and chart
+            r["step"] = f"{r['step']} ({r['variant']})"
         r["ok"] = r["verdict"] in valid
         bad = [c for c in ("m", "n", "k", "gflops", "cublas_gflops", "ratio") if r["ok"] and not positive(r[c])]
         if bad:
@@ -86,7 +89,8 @@ def sizes_in(rows):
 
 
 def steps_in(rows):
-    return sorted({r["step"] for r in rows if size_of(r)}, key=lambda s: (step_no(s), s))
+    """The steps in order, a step's parts of its track (named "step (part)") before the step itself."""
+    return sorted({r["step"] for r in rows if size_of(r)}, key=lambda s: (step_no(s), "(" not in s, s))
 
 
 def stage_counts(rows):
@@ -153,7 +157,7 @@ def results_table(rows, source, _=None):
 
 
 def step_table(rows, source, step_dir):
-    mine = [r for r in rows if step_no(r["step"]) == step_no(step_dir)]
+    mine = [r for r in rows if step_no(r["step"]) == step_no(step_dir) and not r.get("variant")]
     if not mine:
         return None
     ms = lambda t: f"{t:.3f}" if t < 1 else f"{t:.2f}" if t < 100 else f"{t:.1f}"
@@ -193,33 +197,37 @@ def sweep_table(rows, source, _=None):
                   f"M = N = K, FP32. Written by `make sweep` (`make table` copies it here) from {source}."]
 
 
-def tune_table(rows, source, _=None):
-    if "config" not in rows[0] or "stages" not in rows[0]:
-        raise Fail("needs the columns config and stages (the CSV `make tune` writes)")
-    sizes, configs = sizes_in(rows), list(dict.fromkeys(r["config"] for r in rows if size_of(r)))
-    runs = {(c, s): [r for r in rows if r["config"] == c and size_of(r) == s] for c in configs for s in sizes}
-    top = {s: best(best(runs[c, s]) for c in configs) for s in sizes}
-    out = ["| configuration |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
-    for c in configs:
-        line = f"| {c} |"
-        for s, r in ((s, best(runs[c, s])) for s in sizes):
-            bad = [x["verdict"] for x in runs[c, s] if not x["ok"]] + ["–"]
-            g = r and (f"**{g0(r['gflops'])}**" if r is top[s] else g0(r["gflops"]))
-            line += f" {g} (S={r['stages']}, {ratio_text(r['ratio'])}) |" if r else f" {bad[0]} |"
+# What each run of `make ablation` is, by the variant its rows carry ("" for the step itself).
+ABLATION_NAMES = {
+    "core unroll=no": "step 6's core, its stage loop rolled (`--track core --unroll no`)",
+    "core": "step 6's core: step 5 with its stage loop unrolled (`--track core`)",
+    "warp-tiles": "+ warp tiles, rasterization, serpentine FMAs (`--track warp-tiles`)",
+    "split-k": "+ K split over a cluster (`--track split-k`)",
+    "wide-tiles": "+ wide tiles in a lean loop (`--track wide-tiles`)",
+    "": "+ the last wave in runs of k-tiles: the whole track, `./step6`",
+    "stream-k unroll=no": "the whole track, no stage loop unrolled (`--unroll no`)",
+    "stream-k unroll=yes": "the whole track, every loop unrolled (`--unroll yes`)",
+}
+
+
+def ablation_table(rows, source, _=None):
+    """A row for each run of `make ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
+    sizes = sizes_in(rows)
+    runs = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", "")) for r in rows if size_of(r)))
+    out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
+    for step, variant in runs:
+        name = f"step 5 (`./step5`)" if step_no(step) == 5 else ABLATION_NAMES.get(variant, f"{step} {variant}")
+        line = f"| {name} |"
+        for size in sizes:
+            r = find([x for x in rows if x.get("variant", "") == variant and x["step"].startswith(step)], size=size)
+            line += " – |" if not r else f" {g0(r['gflops'])} ({ratio_text(r['ratio'])}) |" if r["ok"] else f" {r['verdict']} |"
         out.append(line)
     out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
-    out.append("| **best** |" + "".join(f" {top[s]['config']}, S={top[s]['stages']} |" if top[s] else " – |" for s in sizes))
-    st = stage_counts(rows)
-    span = "–" if not st else str(st[0]) if len(st) == 1 else f"{st[0]}..{st[-1]}" if st[-1] - st[0] == len(st) - 1 \
-        else ", ".join(map(str, st))
-    m = re.fullmatch(r"bk(\d+)_(\w+?)_w(\w+?)_t(\w+)", configs[0])
-    words = f"BK {m[1]}, block {m[2]}, warp {m[3]}, thread {m[4]}" if m else configs[0]
-    unchecked = ("These runs skip the result check (`--no-check`): this table is about speed only; correctness is the "
-                 "test suite's job (`make test`). ") if "UNCHECKED" in values(rows, "verdict") else ""
-    return out + ["", f"Each cell: the configuration's best GFLOPS over S = {span} pipeline stages, that S, and its ratio to "
-                  f"cuBLAS timed in the same run; bold: the best configuration at that size. A name reads BK, then the "
-                  f"block, warp and thread tiles: {configs[0]} is {words}. Measured on {identity(rows)}: M = N = K, FP32. "
-                  f"{unchecked}Written by `make tune` from {source}."]
+    st = ", ".join(str(s) for s in stage_counts(rows))
+    stages = f"Stages: {st} (each step's default). " if st else ""
+    return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process; each part of the track is "
+                  f"added to the ones above it. {stages}Measured on {identity(rows)}: "
+                  f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
 
 
 def markers(path, name):
@@ -261,11 +269,11 @@ def cmd_table(a):
     if markers(a.readme, "results-table") is None:
         b, e = (m.format("results-table") for m in MARKERS)
         raise Fail(f"{a.readme} has no results-table markers: put the lines {b} and {e} (each on a line of its own) where the table goes")
-    read_results(a.csv)   # refused when missing or unsound, unlike the sweep's and tune's CSVs, which may not exist yet
+    read_results(a.csv)   # refused when missing or unsound, unlike the sweep's and ablation's CSVs, which may not exist yet
     status, kinds = 0, [("results-table", a.csv, "results table", ("PASS",), results_table),
                         ("step-results", a.csv, "step's results table", ("PASS",), step_table),
                         ("sweep-results", a.sweep_csv, "stage sweep table", ("PASS",), sweep_table),
-                        ("tune-results", a.tune_csv, "tile-shape table", TUNE_VALID, tune_table)]
+                        ("ablation-results", a.ablation_csv, "going-further table", ("PASS",), ablation_table)]
     for readme in [a.readme] + a.step_readmes:
         step_dir, found = os.path.basename(os.path.dirname(readme)), False
         for name, source, label, valid, make in kinds:
@@ -306,7 +314,7 @@ def max_stages(binary, what):
 
 def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), timeout=900):
     """Runs each RUN ("BINARY [OPTION...]") at each size, then writes OUT whole, or keeps it. With a label, the
-    rows have a first column of that name: the name of the folder the binary is in (make tune's configuration)."""
+    rows have a first column of that name: the name of the folder the binary is in."""
     plan = [run.split() for run in runs]
     for words in plan:
         if not words or not shutil.which(words[0]):
@@ -373,17 +381,14 @@ def cmd_sweep(a):
     return render(a.csv, a.out, ["sweep"], a.gnuplot, optional="sweep")
 
 
-def cmd_tune_table(a):
-    print("\n".join(tune_table(read_results(a.csv, TUNE_VALID, "tune", "TUNE_CSV"), a.csv)))
+def cmd_ablation(a):
+    print(f"ablation: {len(a.runs)} runs x sizes {a.sizes}, {a.reps} reps, each checked")
+    run_steps(a.csv, a.runs, a.sizes, a.reps, a.extra, timeout=a.timeout)
+    print("\n" + "\n".join(ablation_table(read_results(a.csv), a.csv)))
 
 
-def cmd_tune(a):
-    out, binaries = a.out, [f"{a.bindir}/{name}/step6" for name in a.configs]
-    top = min(max_stages(b, "tune") for b in binaries)
-    print(f"tune: {len(binaries)} configurations x S = 1..{top} x sizes {a.sizes}, {a.reps} reps, each checked")
-    runs = [f"{b} --stages {s}" for b in binaries for s in range(1, top + 1)]
-    run_steps(out, runs, a.sizes, a.reps, a.extra, "config", TUNE_VALID, a.timeout)
-    print("\n" + "\n".join(tune_table(read_results(out, TUNE_VALID), out)))
+def cmd_ablation_table(a):
+    print("\n".join(ablation_table(read_results(a.csv, make="ablation", var="ABLATION_CSV"), a.csv)))
 
 
 # --- the data of the charts, and gnuplot -----------------------------------------------------
@@ -505,6 +510,32 @@ def cmd_chart(a):
 
 # --- reading a step: SASS, profile, diff -----------------------------------------------------
 
+def provenance():
+    """What the evidence files record besides their figures: the commit of this repository,
+    as the build stamps it into the CSV rows, and the UTC date now."""
+    try:
+        commit = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=10"], capture_output=True,
+                                text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    except OSError:
+        commit = ""
+    return commit or "unknown", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def gpu_names(texts):
+    """The GPUs named in what ncu printed (the step's own `device` line), in order; else the
+    GPU nvidia-smi names, where there is one; else unknown."""
+    names = [m[1] for t in texts for m in re.finditer(r"^\s*device\s+(.+?), \d+ SMs", t, re.M)]
+    if not names and shutil.which("nvidia-smi"):
+        said = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True)
+        names = said.stdout.strip().splitlines()[:1] if said.returncode == 0 else []
+    return " / ".join(dict.fromkeys(n.strip() for n in names if n.strip())) or "unknown"
+
+
+def measured_on(texts):
+    commit, date = provenance()
+    return f"measured on {gpu_names(texts)}, {date} (UTC), commit {commit}"
+
+
 def sass_summary(text):
     """Per kernel of a `cuobjdump --dump-sass` listing, the static counts that matter here."""
     kernels, arch = [], ""
@@ -541,11 +572,14 @@ def sass_summary(text):
 
 def cmd_sass(a):
     with open(a.listing) as f:
-        summary = sass_summary(f.read())
+        listing = f.read()
+    summary = sass_summary(listing)
     if shutil.which("c++filt"):   # kernel names demangled
         summary = subprocess.run(["c++filt"], input=summary, capture_output=True, text=True).stdout
+    arch = ", ".join(dict.fromkeys(re.findall(r"^\s*code for (sm_\w+)", listing, re.M))) or "unknown"
+    commit, date = provenance()
     print(f"sass: the SASS of each kernel in {a.listing}, counted (static counts: instructions in the code, "
-          f"not executed)\n\n{summary}", end="")
+          f"not executed)\nsass: binary {a.binary or 'unknown'}, code for {arch}, {date} (UTC), commit {commit}\n\n{summary}", end="")
 
 
 # Nsight Compute's metrics that explain the steps: (metric, short name, what it tells).
@@ -586,6 +620,11 @@ def readable(value, unit):
 
 
 def cmd_profile_table(a):
+    texts = []
+    for path in a.paths:
+        with open(path) as f:
+            texts.append(f.read())
+    print(measured_on(texts))
     print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
     for path in a.paths:
         got, step = read_ncu(path), re.search(r"step\d+", path)
@@ -612,7 +651,9 @@ def cmd_profile(a):
         raise Fail(f"ncu exited {rc}; the end of what it said ({base}.ncu.csv):\n" +
                    "\n".join("    " + l for l in said.splitlines()[-15:]) + root, 1)
     got = read_ncu(f"{base}.ncu.csv")
-    text = (f"{name}, M = N = K = {size} ({' '.join(args)} under ncu)\nkernel: {got['Kernel Name']} (the first launch)\n\n"
+    with open(f"{base}.ncu.csv") as f:
+        on = measured_on([f.read()])
+    text = (f"{name}, M = N = K = {size} ({' '.join(args)} under ncu)\n{on}\nkernel: {got['Kernel Name']} (the first launch)\n\n"
             f"  {'metric':<62} {'value':>16}  what it tells\n" + "".join(f"  {m:<62} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
     write_whole(f"{base}.txt", text)
     print(text + f"profile: wrote {base}.txt (and what ncu printed: {base}.ncu.csv)")
@@ -654,7 +695,8 @@ def main():
     p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
     p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")
     p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
-    p.add_argument("--sweep-csv", default="plots/sweep.csv"), p.add_argument("--tune-csv", default="plots/tune.csv")
+    p.add_argument("--sweep-csv", default="plots/sweep.csv")
+    p.add_argument("--ablation-csv", default="plots/ablation.csv")
     p = sub.add_parser("chart", help="OUT/CHART.png and .svg from a CSV, drawn by plots/CHART.gp")
     p.add_argument("csv"), p.add_argument("out"), p.add_argument("charts", nargs="+", choices=sorted(CHARTS))
     p.add_argument("--size", type=int, default=4096, help="the progression chart's size")
@@ -662,10 +704,11 @@ def main():
     p.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
     p = sub.add_parser("sweep", parents=[runs], help="a step at every --stages S it describes, then its table and chart")
     p.add_argument("step"), p.add_argument("csv"), p.add_argument("out"), p.add_argument("--gnuplot", default="gnuplot")
-    p = sub.add_parser("tune", parents=[runs], help="BINDIR/NAME/step6 for each configuration NAME, at every S it describes")
-    p.add_argument("out"), p.add_argument("bindir"), p.add_argument("configs", nargs="+", metavar="NAME")
-    sub.add_parser("tune-table", help="the table of a tune CSV").add_argument("csv")
-    sub.add_parser("sass", help="count per kernel in a listing of cuobjdump --dump-sass").add_argument("listing")
+    p = sub.add_parser("ablation", parents=[runs], help="step 5 and step 6's track part by part into CSV, then the table")
+    p.add_argument("csv"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
+    sub.add_parser("ablation-table", help="the table of an ablation CSV").add_argument("csv")
+    p = sub.add_parser("sass", help="count per kernel in a listing of cuobjdump --dump-sass")
+    p.add_argument("listing"), p.add_argument("--binary", help="the binary the listing is of, for the header")
     p = sub.add_parser("profile", help="ncu on a step's kernel: OUTBASE.txt and OUTBASE.ncu.csv")
     p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
     sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")

@@ -4,10 +4,12 @@
 #                                   kernel file; CODE=1 leaves the comments of both out
 #   make sass STEP=N                build ./stepN, dump its SASS into build/stepN.sass, count per
 #                                   kernel FFMA, loads and stores by width, spills, barriers, and the
-#                                   FFMA share of the longest loop (no GPU needed)
+#                                   FFMA share of the longest loop (no GPU needed); the header names
+#                                   the binary, its architecture, the date and the commit
 #   make profile STEP=N SIZE=4096   (GPU) ncu on the first launch of the step's kernel: the metrics
-#                                   into build/profile_stepN_SIZE.txt and the terminal
-#   make profile-all SIZE=4096      every step, then one table (step x metric)
+#                                   into build/profile_stepN_SIZE.txt and the terminal, under a line
+#                                   naming the GPU, the date and the commit
+#   make profile-all SIZE=4096      every step, then one table (step x metric), under the same line
 
 SIZE      ?= 4096
 # On PATH, in the toolkit, or (cuobjdump) where `make deps` put it: tool_path, in the Makefile;
@@ -32,7 +34,7 @@ sass:
 	$(call need_tool,$(CUOBJDUMP),sass,$(CUOBJDUMP_HINT))
 	@$(MAKE) --no-print-directory step$(STEP)
 	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
-	@$(COURSE) sass $(BUILD)/step$(STEP).sass
+	@$(COURSE) sass $(BUILD)/step$(STEP).sass --binary ./step$(STEP)
 
 profile:
 	$(call need_step,profile)

@@ -122,7 +122,7 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach both.
-static const char *kernel_name(const gemm_args *g)
+static const char *kernel_name(const gemm_args *g, char *, size_t)
 {
     cudaError_t err;
     bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
@@ -136,6 +136,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
-        launch, 0, 0, kernel_name};
+        launch, 0, 0, kernel_name, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -316,7 +316,7 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach all four.
-static const char *kernel_name(const gemm_args *g)
+static const char *kernel_name(const gemm_args *g, char *, size_t)
 {
     cudaError_t err;
     bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
@@ -333,6 +333,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 2, kernel_name};
+        launch, MAX_STAGES, 2, kernel_name, NULL};
     return harness_main(argc, argv, &step);
 }

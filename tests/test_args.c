@@ -12,8 +12,10 @@
 #include "golden.h"
 #include "process.h"
 
-static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL};
-static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL};
+static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL, NULL};
+static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL, NULL};
+static const char *const TRACK[] = {"core", "first", "second", NULL};
+static const step_info TRACKED = {"stepZ_tracked", "a step with a going-further track", NULL, 4, 3, NULL, TRACK};
 
 /* parse_args on "./stepX" followed by the arguments in args (NULL-terminated). */
 static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,
@@ -269,6 +271,35 @@ Test(args, stages_within_range_on_a_staged_step)
         PARSE_OK(&STAGED, &c, "64", "--stages", v);
         cr_expect_eq(c.stages, s);
     }
+}
+
+/* --track PART runs the core and the track up to PART (default: all of it); --unroll
+ * yes|no forces the stage loops. Both exist only for a step with a track. */
+Test(args, track_and_unroll_on_a_step_with_a_track)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&TRACKED, &c, "64");
+    cr_expect_eq(c.track, 2, "by default the whole track runs");
+    cr_expect_eq(c.unroll, UNROLL_AS_PLANNED);
+    PARSE_OK(&TRACKED, &c, "64", "--track", "core", "--unroll", "no");
+    cr_expect_eq(c.track, 0);
+    cr_expect_eq(c.unroll, UNROLL_NO);
+    PARSE_OK(&TRACKED, &c, "--track", "first", "64", "--unroll", "yes");
+    cr_expect_eq(c.track, 1);
+    cr_expect_eq(c.unroll, UNROLL_YES);
+    cr_expect_eq(harness_track_parts(&TRACKED), 3);
+    cr_expect_eq(harness_track_parts(&STAGED), 0);
+
+    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--track", "third"), EXIT_USAGE);
+    cr_expect_str_eq(err, "--track 'third' is not a part of stepZ_tracked's track (one of: core, first, second)");
+    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--track", ""), EXIT_USAGE);
+    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--unroll", "1"), EXIT_USAGE);
+    cr_expect_str_eq(err, "--unroll '1' is not one of: yes, no");
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--track", "core"), EXIT_USAGE);
+    cr_expect_str_eq(err, "unknown option '--track' (stepY_staged has no going-further track)");
+    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--unroll", "no"), EXIT_USAGE);
+    cr_expect_str_eq(err, "unknown option '--unroll' (stepX_plain has no going-further track)");
 }
 
 Test(args, repeated_calls_start_afresh)

@@ -12,9 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "plan.h"
 #include "process.h"
+
+#ifndef BUILT_SM
+#define BUILT_SM 0   /* the architecture the steps are built for (the Makefile passes it) */
+#endif
 
 typedef struct {
     int m, n, k;
@@ -219,40 +225,6 @@ static const kernel_case KERNEL_CASES[] = {
     {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
     {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
-    /* Step 6 with enough 128x256 tiles for 9 SMs in 10 runs them: 1600 x 2500 makes 130,
-     * one wave, K whole; 2047 x 2500 makes 160, a whole wave and a partial one, whose
-     * k-tiles go in equal runs, a tile cut into up to 4 pieces (K = 1001: 126 k-tiles) or
-     * none (K = 3, less than one k-tile). With fewer, but at least as many 128x128 tiles as
-     * SMs (1500 x 1500 makes 144 of those, 72 of 128x256), the 128x128 ones. */
-    {"./step6", 1600, 2500, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 16-byte"},
-    {"./step6", 1600, 2498, 1001, "128x256 tiles of 16x8 a thread, K whole, B copied in 4-byte"},
-    {"./step6", 2047, 2500, 1001,
-     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 16-byte"},
-    {"./step6", 2047, 2498, 1001,
-     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 4-byte"},
-    {"./step6", 2047, 2500, 3,
-     "128x256 tiles of 16x8 a thread, the last partial wave in runs of k-tiles, B copied in 16-byte"},
-    {"./step6", 1500, 1500, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 16-byte"},
-    {"./step6", 1500, 1498, 1001, "128x128 tiles (one or more per SM), K whole, B copied in 4-byte"},
-    /* Step 6 with fewer 128x128 tiles than SMs: 64x128 tiles while there are at least half
-     * as many as SMs, else 64x64; K split until every SM has a block, and split once more
-     * where K allows (see plan_launch). These shapes reach each choice on GPUs of 132 to 144
-     * SMs (an H100 SXM or an H200 has 132). Each K leaves a partial k-tile (K % 8 != 0),
-     * which the kernels copy first, in the share that holds it. */
-    {"./step6", 1100, 1000, 201, "64x128 tiles, K whole, B copied in 16-byte"},
-    {"./step6", 1100, 998, 201, "64x128 tiles, K whole, B copied in 4-byte"},
-    {"./step6", 1000, 1000, 300, "64x128 tiles, K split in 2, B copied in 16-byte"},
-    {"./step6", 1000, 998, 300, "64x128 tiles, K split in 2, B copied in 4-byte"},
-    {"./step6", 1000, 1000, 601, "64x128 tiles, K split in 4, B copied in 16-byte"},
-    {"./step6", 1000, 998, 601, "64x128 tiles, K split in 4, B copied in 4-byte"},
-    {"./step6", 65, 132, 33, "64x64 tiles, K whole, B copied in 16-byte"},
-    {"./step6", 65, 130, 33, "64x64 tiles, K whole, B copied in 4-byte"},
-    {"./step6", 500, 500, 100, "64x64 tiles, K split in 2, B copied in 16-byte"},
-    {"./step6", 500, 498, 100, "64x64 tiles, K split in 2, B copied in 4-byte"},
-    {"./step6", 500, 500, 300, "64x64 tiles, K split in 4, B copied in 16-byte"},
-    {"./step6", 500, 498, 300, "64x64 tiles, K split in 4, B copied in 4-byte"},
-    {"./step6", 200, 252, 300, "64x64 tiles, K split in 8, B copied in 16-byte"},
-    {"./step6", 200, 250, 300, "64x64 tiles, K split in 8, B copied in 4-byte"},
 };
 enum { N_KERNEL_CASES = sizeof KERNEL_CASES / sizeof KERNEL_CASES[0] };
 
@@ -264,6 +236,8 @@ ParameterizedTest(gpu_param *p, gpu, every_kernel_choice_is_reached_and_passes, 
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
+    if (strcmp(p->step, "./step6") == 0)
+        cr_skip_test("step 6's choices come from its launch plan: gpu::step6_every_choice_of_the_plan_passes");
     int cases = 0;
     for (int c = 0; c < N_KERNEL_CASES; c++) {
         const kernel_case *kc = &KERNEL_CASES[c];
@@ -347,4 +321,156 @@ Test(gpu, workspace_is_zeroed_kept_and_grown)
     cr_assert_eq(cudaMemcpy(host, grown, 8192, cudaMemcpyDeviceToHost), cudaSuccess);
     for (int i = 0; i < 8192; i++)
         cr_assert_eq(host[i], 0, "byte %d of a grown workspace is %d, not 0", i, host[i]);
+}
+
+/* ---- step 6: every choice its launch plan makes on this GPU, every part of its track ----
+ * The plan (step6_unroll/plan.c) is a function of the problem and the device; these tests
+ * ask it, for the GPU present, what step 6 must run, search shapes that reach each of its
+ * choices (tile, split, runs of k-tiles, loop, copy width) at each part of the track, run
+ * each at every stage count, and demand PASS and the plan's own kernel line. */
+typedef struct {
+    int m, n, k, track, unroll;
+    step6_plan plan;   /* at 3 stages */
+} step6_case;
+
+static int this_device(plan_device *dev, char *why, size_t len)
+{
+    int major = 0, clusters = 0;
+    if (!gpu_available(why, len))
+        return 0;
+    if (cudaDeviceGetAttribute(&dev->sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, 0) != cudaSuccess) {
+        snprintf(why, len, "a device attribute could not be read");
+        return 0;
+    }
+    /* the binary holds cluster code when built for sm_90 or newer (the Makefile's ARCH) */
+    dev->clusters = major >= 9 && clusters && BUILT_SM >= 90;
+    return 1;
+}
+
+static int same_choice(const step6_plan *a, const step6_plan *b)
+{
+    return a->kernel == b->kernel && a->tile == b->tile && a->split == b->split && !a->runs == !b->runs &&
+           a->vec == b->vec && a->loop == b->loop;
+}
+
+/* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
+ * k-tile) that reaches each distinct choice, at each track part and --unroll. */
+static int step6_cases(const plan_device *dev, step6_case *out, int max)
+{
+    static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
+    static const int NS[] = {130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
+    static const int KS[] = {33, 201, 300, 601, 1001};
+    int count = 0;
+    for (int track = 0; track < TRACK_PARTS; track++)
+        for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
+            for (size_t ik = 0; ik < sizeof KS / sizeof KS[0]; ik++)
+                for (size_t im = 0; im < sizeof MS / sizeof MS[0]; im++)
+                    for (size_t in = 0; in < sizeof NS / sizeof NS[0]; in++) {
+                        step6_plan p = step6_plan_for(MS[im], NS[in], KS[ik], 3, track, u, dev);
+                        int seen = 0;
+                        for (int c = 0; c < count && !seen; c++)
+                            seen = same_choice(&out[c].plan, &p);
+                        if (!seen && count < max)
+                            out[count++] = (step6_case){MS[im], NS[in], KS[ik], track, u, p};
+                    }
+    return count;
+}
+
+/* Which (kernel, tile, split, runs) the plan must be able to reach on this device. */
+static void expect_every_choice_reached(const plan_device *dev, const step6_case *cases, int count)
+{
+    static const struct {
+        kernel_kind kernel;
+        tile_id tile;
+        int split, runs, needs_clusters;
+    } want[] = {
+        {KERNEL_CORE, TILE_CORE_LARGE, 1, 0, 0}, {KERNEL_CORE, TILE_CORE_SMALL, 1, 0, 0},
+        {KERNEL_WARP, TILE_LARGE, 1, 0, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 0},
+        {KERNEL_WARP, TILE_MID, 2, 0, 1},        {KERNEL_WARP, TILE_MID, 4, 0, 1},
+        {KERNEL_WARP, TILE_SMALL, 1, 0, 1},      {KERNEL_WARP, TILE_SMALL, 2, 0, 1},
+        {KERNEL_WARP, TILE_SMALL, 4, 0, 1},      {KERNEL_WARP, TILE_SMALL, 8, 0, 1},
+        {KERNEL_WIDE, TILE_WIDE, 1, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        if (want[w].needs_clusters && !dev->clusters)
+            continue;   /* K is split only over clusters: not on this GPU or not in this build */
+        for (int vec = 0; vec <= 1; vec++) {
+            int found = 0;
+            for (int c = 0; c < count && !found; c++) {
+                const step6_plan *p = &cases[c].plan;
+                found = p->kernel == want[w].kernel && p->tile == want[w].tile && p->split == want[w].split &&
+                        !p->runs == !want[w].runs && p->vec == vec;
+            }
+            cr_expect(found, "no test shape reaches tile %dx%d, split %d, %s, %d-byte copies on this GPU (%d SMs)",
+                      TILES[want[w].tile].bm, TILES[want[w].tile].bn, want[w].split,
+                      want[w].runs ? "with runs" : "without runs", vec ? 16 : 4, dev->sms);
+        }
+    }
+}
+
+Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
+{
+    char why[256];
+    plan_device dev;
+    if (access("./step6", X_OK) != 0)
+        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    if (!this_device(&dev, why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    static step6_case cases[256];
+    int count = step6_cases(&dev, cases, 256);
+    expect_every_choice_reached(&dev, cases, count);
+    for (int c = 0; c < count; c++) {
+        const step6_case *sc = &cases[c];
+        char m[16], n[16], k[16], stages[16], expected[256];
+        snprintf(m, sizeof m, "%d", sc->m);
+        snprintf(n, sizeof n, "%d", sc->n);
+        snprintf(k, sizeof k, "%d", sc->k);
+        for (int st = 1; st <= 4; st++) {
+            snprintf(stages, sizeof stages, "%d", st);
+            step6_plan p = step6_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev);
+            step6_plan_describe(&p, expected, sizeof expected);
+            const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5", "--stages",
+                                  stages, "--track", TRACK_NAMES[sc->track],
+                                  sc->unroll == UNROLL_AS_PLANNED ? NULL : "--unroll",
+                                  sc->unroll == UNROLL_YES ? "yes" : "no", NULL};
+            char *out = NULL;
+            if (expect_pass_report(argv, &out)) {
+                const char *line = strstr(out, "  kernel   ");
+                cr_expect(line && strncmp(line + 11, expected, strlen(expected)) == 0 &&
+                              line + 11 + strlen(expected) == line_end(line),
+                          "the kernel line does not say \"%s\":\n%s", expected, out);
+            }
+            free(out);
+        }
+    }
+}
+
+/* Every part of the track, and --unroll both ways, at the awkward shapes: sizes below a
+ * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; and two shapes of wide
+ * tiles, one wave with K whole and one with runs of k-tiles that cut tiles in four. */
+static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {0, 0, 0, 0}};
+Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
+{
+    char why[256];
+    if (access("./step6", X_OK) != 0)
+        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    for (int track = 0; track < TRACK_PARTS; track++)
+        for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
+            for (int g = 0; g < 3; g++)
+                for (const shape *s = g < 2 ? GROUPS[g].shapes : STEP6_MORE; s->m; s++) {
+                    char m[16], n[16], k[16], alpha[16], beta[16], seed[24];
+                    snprintf(m, sizeof m, "%d", s->m);
+                    snprintf(n, sizeof n, "%d", s->n);
+                    snprintf(k, sizeof k, "%d", s->k);
+                    shape_scalars(s, alpha, beta, seed, sizeof alpha);
+                    const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--seed", seed,
+                                          "--alpha", alpha, "--beta", beta, "--track", TRACK_NAMES[track],
+                                          u == UNROLL_AS_PLANNED ? NULL : "--unroll", u == UNROLL_YES ? "yes" : "no",
+                                          NULL};
+                    expect_pass(argv);
+                }
 }

@@ -22,7 +22,7 @@
 
 #define FIXTURE "tests/data/results_sample.csv"
 #define SWEEP_FIXTURE "tests/data/sweep_sample.csv"
-#define TUNE_FIXTURE "tests/data/tune_sample.csv"
+#define ABLATION_FIXTURE "tests/data/ablation_sample.csv"
 #define EXPECTED "tests/data/expected/"
 /* `make ARGS` as a fresh make: the flags of a make that runs this suite are not passed on. */
 #define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
@@ -70,6 +70,8 @@ static void expect_rc(int rc, const char *dir, const char *fmt, ...)
 static void expect_golden(const char *dir, const char *name, const char *actual)
 {
     char *log;
+    if (getenv("GOLDEN_UPDATE"))   /* as in golden.c: GOLDEN_UPDATE=1 writes the golden file */
+        cr_assert_eq(sh(NULL, dir, "cp %s " EXPECTED "%s", actual, name), 0);
     int rc = sh(&log, dir, "diff -u " EXPECTED "%s %s", name, actual);
     cr_expect_eq(rc, 0, "%s differs from " EXPECTED "%s:\n%s", actual, name, log);
     free(log);
@@ -100,7 +102,8 @@ static int entries(const char *dir, const char *sub)
  * run prints the harness's CSV header and a row whose stages follow --stages and whose GFLOPS
  * are 10000 + 1000 S + M; --no-check makes the verdict UNCHECKED; "NAME:M:S" words in
  * FAKE_FAIL, FAKE_ERR, FAKE_CRASH and FAKE_HANG fail that run (check FAIL, exit 3, SIGSEGV,
- * sleep); FAKE_LOG, when set, gets each run's arguments. */
+ * sleep); FAKE_LOG, when set, gets each run's arguments; --track and --unroll name the row's
+ * variant as the harness does. */
 static void fake_step(const char *dir, const char *name)
 {
     char path[4200];
@@ -111,18 +114,20 @@ static void fake_step(const char *dir, const char *name)
             "#!/bin/sh\n"
             "name=$(basename \"$0\")\n"
             "if [ \"$1\" = --describe ]; then\n"
-            "  echo \"name=${name}_fake max_stages=${FAKE_MAX:-0} default_stages=1 kernel_choice=0\"; exit 0\n"
+            "  echo \"name=${name}_fake max_stages=${FAKE_MAX:-0} default_stages=1 kernel_choice=0 track=\"; exit 0\n"
             "fi\n"
             "[ -n \"${FAKE_LOG:-}\" ] && echo \"$*\" >> \"$FAKE_LOG\"\n"
-            "s=0; v=PASS; prev=\n"
-            "for a in \"$@\"; do [ \"$prev\" = --stages ] && s=$a; [ \"$a\" = --no-check ] && v=UNCHECKED; prev=$a; done\n"
+            "s=0; v=PASS; prev=; t=; u=\n"
+            "for a in \"$@\"; do [ \"$prev\" = --stages ] && s=$a; [ \"$a\" = --no-check ] && v=UNCHECKED; "
+            "[ \"$prev\" = --track ] && t=$a; [ \"$prev\" = --unroll ] && u=\" unroll=$a\"; prev=$a; done\n"
+            "[ -n \"$u\" ] && t=${t:-stream-k}; [ \"$t$u\" = stream-k ] && t=\n"
             "case \" ${FAKE_ERR:-} \" in *\" $name:$1:$s \"*) echo 'error: cudaMalloc: out of memory' >&2; exit 3;; esac\n"
             "case \" ${FAKE_CRASH:-} \" in *\" $name:$1:$s \"*) kill -SEGV $$;; esac\n"
             "case \" ${FAKE_HANG:-} \" in *\" $name:$1:$s \"*) exec sleep 5;; esac\n"
             "case \" ${FAKE_FAIL:-} \" in *\" $name:$1:$s \"*) v=FAIL;; esac\n"
             "echo '%s'\n"
             "echo \"${name}_fake,$1,$2,$3,1,0,$s,1.0,0.9,$((10000 + 1000 * s + $1)).0,0.5,20000.0,0.5$s,0.03,$v,"
-            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z\"\n"
+            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z,$t$u\"\n"
             "[ $v = FAIL ] && { echo 'check FAIL: 12 elements wrong' >&2; exit 1; }\n"
             "exit 0\n",
             CSV_HEADER);
@@ -233,12 +238,12 @@ static void readmes(const char *dir)
                     "printf '# step 1, no markers\\n' > \"$D/step1_tiling/README.md\" && "
                     "printf '# step 2\\n<!-- step-results:begin -->\\nold numbers 99999\\n  <!-- step-results:end -->\\nText after.\\n' > \"$D/step2_shared/README.md\" && "
                     "printf '# step 5\\n<!-- step-results:begin -->\\n<!-- step-results:end -->\\n\\n<!-- sweep-results:begin -->\\n<!-- sweep-results:end -->\\n' > \"$D/step5_pipeline/README.md\" && "
-                    "printf '# step 6\\n<!-- tune-results:begin -->\\n<!-- tune-results:end -->\\n' > \"$D/step6_unroll/README.md\""),
+                    "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\n' > \"$D/step6_unroll/README.md\""),
                  0);
 }
 
 #define TABLE MAKE "table CSV=" FIXTURE " README=\"$D/README.md\" STEP_READMES=\"$(echo \"$D\"/step*/README.md)\" " \
-                   "SWEEP_CSV=" SWEEP_FIXTURE " TUNE_CSV=" TUNE_FIXTURE
+                   "SWEEP_CSV=" SWEEP_FIXTURE " ABLATION_CSV=" ABLATION_FIXTURE
 
 Test(table, fills_each_readme_between_its_markers)
 {
@@ -261,9 +266,9 @@ Test(table, broken_or_missing_markers_fail_and_change_nothing)
     char dir[256], *log;
     tmpdir(dir, sizeof dir);
     readmes(dir);
-    expect_rc(0, dir, "printf '# step 6\\n<!-- tune-results:end -->\\n<!-- tune-results:begin -->\\n' > \"$D/step6_unroll/README.md\"");
+    expect_rc(0, dir, "printf '# step 6\\n<!-- ablation-results:end -->\\n<!-- ablation-results:begin -->\\n' > \"$D/step6_unroll/README.md\"");
     int rc = sh(&log, dir, TABLE " && cat \"$D/step6_unroll/README.md\"");
-    cr_expect(rc == 2 && strstr(log, "<!-- tune-results:end --> (line 2) before <!-- tune-results:begin --> (line 3)"),
+    cr_expect(rc == 2 && strstr(log, "<!-- ablation-results:end --> (line 2) before <!-- ablation-results:begin --> (line 3)"),
               "broken markers were not refused:\n%s", log);
     free(log);
     expect_rc(0, dir, "printf '# The course\\nNo markers.\\n' > \"$D/README.md\" && cp \"$D/README.md\" \"$D/orig\"");
@@ -354,63 +359,45 @@ Test(sweep, make_sweep_runs_every_stage_the_step_describes)
     rm_rf(dir);
 }
 
-/* make -n: the build of every configuration, with its -D flags, and none of it in make all. */
-Test(tune, every_configuration_is_built_with_its_flags_and_not_by_make_all)
+/* make ablation: step 5, then step 6 part by part, each run checked, each row named by its
+ * variant; the table in the order of the runs. */
+Test(ablation, make_ablation_runs_each_part_in_order_checked)
 {
-    char *log;
-    int rc = sh(&log, NULL, MAKE "-n tune-build | grep -o -- '-DTUNE.*-o build/tune/.*'");
-    cr_assert_eq(rc, 0, "make -n tune-build failed:\n%s", log);
-    free(log);
-    rc = sh(&log, NULL, MAKE "-n tune-build | grep -o -- '-DTUNE.*-o build/tune/.*' | sed 's/ step6_[a-z]*\\/step6.cu.*-o / -o /'"
-            " | diff -u " EXPECTED "tune-build.txt -");
-    cr_expect_eq(rc, 0, "make tune-build does not build each configuration with its flags:\n%s", log);
-    free(log);
-    rc = sh(&log, NULL, MAKE "-n all");
-    cr_expect(rc == 0 && !strstr(log, "TUNE_") && !strstr(log, "build/tune"), "make all builds tune binaries:\n%s", log);
-    free(log);
-    rc = sh(&log, NULL, MAKE "-n tune-build TUNE_CONFIGS='bk8_128x128_w32x64_t8x8 bk8_128x128_w32x64_t8'");
-    cr_expect(rc == 2 && strstr(log, "of 7 positive whole numbers, not: bk8_128x128_w32x64_t8\n"),
-              "a malformed configuration was taken:\n%s", log);
-    free(log);
-}
-
-Test(tune, tune_runs_every_configuration_size_and_stage_checked)
-{
-    char dir[256], *log;
+    char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "mkdir -p \"$D/bin/bk8_128x128_w32x64_t8x8\" \"$D/bin/bk16_64x128_w32x64_t8x8\"");
-    fake_step(dir, "bin/bk8_128x128_w32x64_t8x8/step6");
-    fake_step(dir, "bin/bk16_64x128_w32x64_t8x8/step6");
-    expect_rc(0, dir, "FAKE_MAX=2 FAKE_LOG=\"$D/args\" FAKE_ERR=step6:512:2 " MAKE "tune TUNE_DIR=\"$D/bin\" "
-              "TUNE_CONFIGS='bk8_128x128_w32x64_t8x8 bk16_64x128_w32x64_t8x8' TUNE_SIZES='256 512' TUNE_CSV=\"$D/tune.csv\" "
-              "HARNESS_LIB= TUNE_SRC= | " MASK " > \"$D/tune.log\"");
-    expect_golden(dir, "tune.log", "\"$D/tune.log\"");
-    expect_rc(0, dir, "grep -qx '256 256 256 --reps 5 --stages 1 --csv-header' \"$D/args\"");
-    int rc = sh(&log, dir, "python3 scripts/course.py tune \"$D/t2.csv\" \"$D/bin\" bk8_64x64_w32x32_t4x8");
-    cr_expect(rc == 2 && strstr(log, "bk8_64x64_w32x32_t4x8/step6 is not built"), "no clear error:\n%s", log);
-    free(log);
+    fake_step(dir, "step5");
+    fake_step(dir, "step6");
+    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:0 " MAKE "ablation ABLATION_CSV=\"$D/ablation.csv\" "
+              "ABLATION_SIZES='256 512' ABLATION_RUNS=\"$D/step5 '$D/step6 --track core --unroll no' '$D/step6 --track core' "
+              "$D/step6 '$D/step6 --unroll yes'\" ABLATION_BUILD= | " MASK " > \"$D/ablation.log\"");
+    expect_golden(dir, "ablation.log", "\"$D/ablation.log\"");
+    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track core --unroll no --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "test $(grep -c , \"$D/ablation.csv\") = 11");
     rm_rf(dir);
 }
 
-Test(tune, tune_table_shows_the_best_of_each_size)
+Test(ablation, ablation_table_names_each_run)
 {
     char *log;
-    int rc = sh(&log, NULL, MAKE "tune-table TUNE_CSV=" TUNE_FIXTURE " | diff -u " EXPECTED "tune_table.md -");
-    cr_expect_eq(rc, 0, "make tune-table differs from " EXPECTED "tune_table.md:\n%s", log);
+    int rc = sh(&log, NULL, MAKE "ablation-table ABLATION_CSV=" ABLATION_FIXTURE " | diff -u " EXPECTED "ablation_table.md -");
+    cr_expect_eq(rc, 0, "make ablation-table differs from " EXPECTED "ablation_table.md:\n%s", log);
     free(log);
-    rc = sh(&log, NULL, MAKE "tune-table TUNE_CSV=/no/such/tune.csv");
-    cr_expect(rc == 2 && strstr(log, "no such file: `make tune`"), "no clear error for a missing CSV:\n%s", log);
+    rc = sh(&log, NULL, MAKE "ablation-table ABLATION_CSV=/no/such/ablation.csv");
+    cr_expect(rc == 2 && strstr(log, "no such file: `make ablation`"), "no clear error for a missing CSV:\n%s", log);
     free(log);
 }
 
 /* --- make sass, make diff, make profile, --describe ------------------------------------ */
+
+/* MASK, and the commit that the headers of make sass and make profile name. */
+#define MASK_COMMIT MASK " -e 's/commit [0-9a-z-]*/commit COMMIT/'"
 
 /* The committed excerpt of a listing, tests/data/sass_excerpt.sass; a file that is no listing. */
 Test(tools, sass_summary_counts_each_kernel)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "python3 scripts/course.py sass tests/data/sass_excerpt.sass > \"$D/sass.txt\"");
+    expect_rc(0, dir, "python3 scripts/course.py sass tests/data/sass_excerpt.sass | " MASK_COMMIT " > \"$D/sass.txt\"");
     expect_golden(dir, "sass.txt", "\"$D/sass.txt\"");
     expect_rc(0, dir, "out=$(python3 scripts/course.py sass " FIXTURE " 2>&1); [ $? = 2 ] && echo \"$out\" | grep -q 'sass: no kernel'");
     rm_rf(dir);
@@ -432,8 +419,9 @@ Test(tools, make_sass_summarizes_a_built_step)
         cr_skip_test("%s", reason);
     }
     cr_assert_eq(rc, 0, "make sass STEP=6 failed:\n%s", log);
-    cr_expect(strstr(log, "sgemm_unrolled") && strstr(log, "longest loop") && strstr(log, "LDGSTS"),
-              "make sass STEP=6 printed no summary of step 6's kernels:\n%s", log);
+    cr_expect(strstr(log, "sgemm_unrolled") && strstr(log, "longest loop") && strstr(log, "LDGSTS") &&
+                  strstr(log, "sass: binary ./step6, code for sm_") && strstr(log, "(UTC), commit "),
+              "make sass STEP=6 printed no summary of step 6's kernels, or no header naming ./step6 and the commit:\n%s", log);
     free(log);
     cr_expect_eq(access("build/step6.sass", R_OK), 0, "build/step6.sass was not written");
     rc = sh(&log, NULL, MAKE "sass STEP=9");
@@ -472,7 +460,7 @@ Test(tools, profile_runs_ncu_on_the_first_launch_and_reads_its_metrics)
               "&& chmod +x \"$D/ncu\"");
     expect_rc(0, dir, "{ python3 scripts/course.py profile ./step5 4096 \"$D/profile_step5_4096\" --ncu \"$D/ncu\" && "
               "cp \"$D/profile_step5_4096.ncu.csv\" \"$D/profile_step3_4096.ncu.csv\" && "
-              "python3 scripts/course.py profile-table \"$D\"/profile_step[35]_4096.ncu.csv && cat \"$D/ncu.args\"; } | " MASK
+              "python3 scripts/course.py profile-table \"$D\"/profile_step[35]_4096.ncu.csv && cat \"$D/ncu.args\"; } | " MASK_COMMIT
               " > \"$D/profile.txt\"");
     expect_golden(dir, "profile.txt", "\"$D/profile.txt\"");
     int rc = sh(&log, NULL, MAKE "profile STEP=5 NCU=/no/such/ncu");
@@ -489,7 +477,7 @@ Test(tools, each_step_describes_the_stages_it_takes)
     char *log;
     int rc = sh(&log, NULL,
                 "for s in ./step[0-9]; do d=$($s --describe) || exit 3; echo \"$d\"; "
-                "echo \"$d\" | grep -Eqx 'name=step[0-9]_[a-z]+ max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01]' || exit 4; "
+                "echo \"$d\" | grep -Eqx 'name=step[0-9]_[a-z]+ max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01] track=[a-z,-]*' || exit 4; "
                 "max=$(echo \"$d\" | sed 's/.*max_stages=\\([0-9]*\\).*/\\1/'); "
                 "if [ $max -gt 0 ]; then $s 64 --stages $max --describe >/dev/null || exit 5; fi; "
                 "$s 64 --stages $((max + 1)) --describe >/dev/null 2>&1; [ $? = 2 ] || exit 6; done");

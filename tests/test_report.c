@@ -11,7 +11,7 @@
 static const char *const COLUMNS[] = {
     "step", "m", "n", "k", "alpha", "beta", "stages", "median_ms", "min_ms", "gflops",
     "cublas_median_ms", "cublas_gflops", "ratio", "err_over_bound", "verdict", "device",
-    "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc"};
+    "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc", "variant"};
 enum { N_COLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 
 /* Splits a copy of line at commas; returns the number of fields (all of them, even
@@ -75,7 +75,7 @@ static void filled_report(report_fixture *f)
     f->r.date_utc = "2026-11-21T23:59:59Z";
 }
 
-Test(report, csv_header_has_the_21_columns_in_order)
+Test(report, csv_header_has_the_22_columns_in_order)
 {
     char *fields[32], *copy;
     int n = split_csv(CSV_HEADER, fields, 32, &copy);
@@ -105,7 +105,7 @@ Test(report, csv_row_values_in_their_columns)
         "0.500000", "2013.3",      /* the same in 0.5 ms */
         "0.5000",                  /* cuBLAS median / our median */
         "0.25", "PASS", "NVIDIA H100 80GB HBM3", "132", "13.0", "12.8", "0123456789",
-        "2026-11-21T23:59:59Z"};
+        "2026-11-21T23:59:59Z", ""};   /* no variant: step 3 has no going-further track */
     for (int i = 0; i < N_COLUMNS; i++)
         cr_expect_str_eq(f[i], expected[i], "column %d (%s) of: %s", i, COLUMNS[i], row);
     free(copy);
@@ -286,6 +286,35 @@ Test(report, csv_versions)
     cr_expect_str_eq(f[17], "12.4");
     cr_expect_str_eq(f[18], "13.1");
     free(copy);
+}
+
+/* A step with a going-further track names the part that ran, and --unroll when given, in
+ * the CSV's last column; nothing when it ran as it does by default (the whole track). */
+Test(report, the_variant_names_the_track_part_and_unroll)
+{
+    static const char *const track[] = {"core", "warp-tiles", "stream-k", NULL};
+    report_fixture fx;
+    filled_report(&fx);
+    run_report r = fx.r;
+    step_info step = *r.step;
+    step.track = track;
+    r.step = &step;
+    run_config cfg = *r.cfg;
+    r.cfg = &cfg;
+    const struct {
+        int track, unroll;
+        const char *variant;
+    } cases[] = {{2, UNROLL_AS_PLANNED, ""}, {0, UNROLL_NO, "core unroll=no"}, {1, UNROLL_YES, "warp-tiles unroll=yes"},
+                 {2, UNROLL_NO, "stream-k unroll=no"}, {0, UNROLL_AS_PLANNED, "core"}};
+    for (int i = 0; i < 5; i++) {
+        cfg.track = cases[i].track;
+        cfg.unroll = cases[i].unroll;
+        char row[1024], *f[32], *copy;
+        format_csv_row(row, sizeof row, &r);
+        cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
+        cr_expect_str_eq(f[N_COLUMNS - 1], cases[i].variant);
+        free(copy);
+    }
 }
 
 Test(report, csv_device_name_with_a_comma_is_cleaned)

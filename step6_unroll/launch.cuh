@@ -1,0 +1,108 @@
+// launch.cuh - step 6's launch: the plan for this problem on this device (plan.c), then
+// the kernel it names, built for every stage count, loop and copy width it may ask for.
+#include <type_traits>
+
+// What the plan needs of the device: its SM count, and whether K can be split over a
+// cluster. That needs a GPU that launches clusters (compute capability 9.0) and cluster
+// code in this binary: its kernels compiled from PTX for sm_90 or newer (ptxVersion).
+// A binary built for compute_86 and compiled by the driver for a Hopper GPU reports
+// binaryVersion 90, yet its cluster epilogue was compiled as a trap.
+static cudaError_t query_device(plan_device *dev)
+{
+    int device, clusters = 0;
+    cudaFuncAttributes attr;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&dev->sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device);
+    if (err == cudaSuccess)
+        err = cudaFuncGetAttributes(&attr, sgemm_warp_tiles<warp_mid, 2, true, k_split<2>, true>);
+    dev->clusters = err == cudaSuccess && clusters && attr.ptxVersion >= 90;
+    return err;
+}
+
+// A kernel for each split the plan may choose: 1, 2, 4 and up to MAX (64 x 128 tiles are
+// never split in 8: plan.c).
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, bool VEC, int MAX>
+static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    switch (p.split) {
+    case 1: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+    case 2: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<2>, VEC>(g, p, stream);
+    case 4: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<4>, VEC>(g, p, stream);
+    case 8:
+        if constexpr (MAX == 8)
+            return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<8>, VEC>(g, p, stream);
+        [[fallthrough]];
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <int K_PIPE_MAX, bool UNROLLED, bool VEC>
+static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    switch (p.kernel) {
+    case KERNEL_CORE:
+        if (p.tile == TILE_CORE_LARGE)
+            return launch_core<large, K_PIPE_MAX, UNROLLED, VEC>(g, p, stream);
+        return launch_core<small, K_PIPE_MAX, UNROLLED, VEC>(g, p, stream);
+    case KERNEL_WARP:
+        if (p.tile == TILE_LARGE)
+            return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+        if (p.tile == TILE_MID)
+            return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, VEC, 4>(g, p, stream);
+        return launch_split<warp_small, K_PIPE_MAX, UNROLLED, VEC, 8>(g, p, stream);
+    default:   // KERNEL_WIDE: the lean loop, or (--unroll yes) the unrolled pipeline
+        if (p.loop == LOOP_LEAN)
+            return launch_stream_k<K_PIPE_MAX, LOOP_LEAN, VEC>(g, p, stream);
+        return launch_stream_k<K_PIPE_MAX, LOOP_UNROLLED, VEC>(g, p, stream);
+    }
+}
+
+// Each stage count --stages may ask for is a kernel template of its own. One stage has
+// no ring of stages to unroll: its kernels are built once.
+template <int K_PIPE_MAX>
+static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    if constexpr (K_PIPE_MAX > 1)
+        if (p.loop == LOOP_ROLLED)
+            return p.vec ? launch_planned<K_PIPE_MAX, false, true>(g, p, stream)
+                         : launch_planned<K_PIPE_MAX, false, false>(g, p, stream);
+    return p.vec ? launch_planned<K_PIPE_MAX, true, true>(g, p, stream)
+                 : launch_planned<K_PIPE_MAX, true, false>(g, p, stream);
+}
+
+static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
+{
+    plan_device dev;
+    cudaError_t err = query_device(&dev);
+    if (err == cudaSuccess)
+        *p = step6_plan_for(g->m, g->n, g->k, g->stages, g->track, g->unroll, &dev);
+    return err;
+}
+
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+    step6_plan p;
+    cudaError_t err = plan_for(g, &p);
+    if (err != cudaSuccess)
+        return err;
+    switch (g->stages) {
+    case 1: return launch_stages<1>(g, p, stream);
+    case 2: return launch_stages<2>(g, p, stream);
+    case 3: return launch_stages<3>(g, p, stream);
+    case 4: return launch_stages<4>(g, p, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+// The kernel line of the report: the plan, in words.
+static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+{
+    step6_plan p;
+    if (plan_for(g, &p) != cudaSuccess)
+        return "unknown (a device query failed)";
+    step6_plan_describe(&p, buf, len);
+    return buf;
+}

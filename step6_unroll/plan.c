@@ -1,0 +1,138 @@
+/* plan.c - step 6's launch plan (plan.h): every rule that picks a kernel, a tile, a split
+ * of K or runs of k-tiles is here, once. The measurements behind each rule: README.md. */
+#include "plan.h"
+
+#include <stdio.h>
+
+#include "../common/harness.h"
+
+const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k", NULL};
+
+static long long tiles_of(int m, int n, tile_id t)
+{
+    return (long long)((m + TILES[t].bm - 1) / TILES[t].bm) * ((n + TILES[t].bn - 1) / TILES[t].bn);
+}
+
+/* A stage holds a k-tile of A (transposed, rows padded by 4 floats) and one of B. */
+static size_t stage_bytes(tile_id t)
+{
+    return (size_t)TILES[t].bk * (size_t)(TILES[t].bm + 4 + TILES[t].bn) * sizeof(float);
+}
+
+/* Step 6's core, as step 5: 128 x 128 tiles when there are at least as many as SMs, else
+ * 64 x 128. */
+static void plan_core(step6_plan *p, int m, int n, const plan_device *dev)
+{
+    p->kernel = KERNEL_CORE;
+    p->tile = tiles_of(m, n, TILE_CORE_LARGE) >= dev->sms ? TILE_CORE_LARGE : TILE_CORE_SMALL;
+}
+
+/* Warp tiles: 128 x 128 when there are at least as many as SMs. Fewer: 64 x 128, and with
+ * split K (clusters) 64 x 64 where even 64 x 128 leave more than every other SM idle; K
+ * split over 2, 4 or 8 blocks a tile, doubled until every SM has a block (each share at
+ * least 32 deep), then once more for a second block an SM where each share keeps at least
+ * 128 of K and all the blocks fit at once. 64 x 128 tiles are never split in 8: there are
+ * at least half as many as SMs, so the first doubling covers every SM. */
+static void plan_warp(step6_plan *p, int m, int n, int k, const plan_device *dev)
+{
+    p->kernel = KERNEL_WARP;
+    p->tile = TILE_LARGE;
+    if (tiles_of(m, n, TILE_LARGE) >= dev->sms)
+        return;
+    p->tile = TILE_MID;
+    if (p->track < TRACK_SPLIT_K || !dev->clusters)
+        return;
+    if (2 * tiles_of(m, n, TILE_MID) < dev->sms)
+        p->tile = TILE_SMALL;
+    long long tiles = tiles_of(m, n, p->tile), slots = (long long)dev->sms * TILES[p->tile].min_blocks;
+    while (p->split < MAX_SPLIT && tiles * p->split < dev->sms && k >= 2 * p->split * 32)
+        p->split *= 2;
+    if (p->split < MAX_SPLIT && k >= 2 * p->split * 128 && tiles * 2 * p->split <= slots)
+        p->split *= 2;
+}
+
+/* Wide tiles where there are enough for 9 SMs in 10, one block each. */
+static int plan_wide(step6_plan *p, int m, int n, const plan_device *dev)
+{
+    if (10 * tiles_of(m, n, TILE_WIDE) < 9LL * dev->sms)
+        return 0;
+    p->kernel = KERNEL_WIDE;
+    p->tile = TILE_WIDE;
+    return 1;
+}
+
+/* Stream-K: the wide tiles of a last partial wave after one or more whole ones go in runs
+ * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. With fewer
+ * tiles than SMs there is one wave, and K stays whole: the hand-over costs more there. */
+static int plan_runs(const step6_plan *p, const plan_device *dev)
+{
+    if (p->kernel != KERNEL_WIDE || p->track < TRACK_STREAM_K || p->tiles < dev->sms || p->tiles % dev->sms == 0)
+        return 0;
+    long long left = p->tiles % dev->sms, pieces = p->k_tiles < MAX_PIECES ? p->k_tiles : MAX_PIECES;
+    return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
+}
+
+step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev)
+{
+    step6_plan p = {0};
+    p.track = (track_part)track;
+    p.stages = stages;
+    p.vec = n % 4 == 0;
+    p.split = 1;
+    if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
+        if (p.track >= TRACK_WARP_TILES)
+            plan_warp(&p, m, n, k, dev);
+        else
+            plan_core(&p, m, n, dev);
+    }
+    p.tiles = tiles_of(m, n, p.tile);
+    p.k_tiles = ((long long)k + TILES[p.tile].bk - 1) / TILES[p.tile].bk;
+    p.runs = plan_runs(&p, dev);
+
+    /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
+     * loop unrolled unless --unroll no. One stage has no ring to unroll. */
+    if (p.kernel == KERNEL_WIDE)
+        p.loop = unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN;
+    else
+        p.loop = unroll == UNROLL_NO ? LOOP_ROLLED : LOOP_UNROLLED;
+    if (stages == 1 && p.loop == LOOP_ROLLED)
+        p.loop = LOOP_UNROLLED;
+
+    p.blocks = p.tiles * p.split;
+    p.smem_bytes = (size_t)stages * stage_bytes(p.tile);
+    if (p.split > 1) {   /* the partial tiles are added up over the stages, and may need more */
+        size_t partial = (size_t)TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
+        p.smem_bytes = p.smem_bytes > partial ? p.smem_bytes : partial;
+    }
+    if (p.runs > 0) {   /* the whole waves first, one block a tile; then the runs */
+        p.blocks = p.tiles - p.tiles % dev->sms;
+        /* a slot for each piece of a cut tile (fewer than twice the SMs), a count for each
+           left-over tile (fewer than the SMs) */
+        p.slots_bytes = (size_t)2 * dev->sms * TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
+        p.workspace_bytes = p.slots_bytes + (size_t)dev->sms * sizeof(int);
+    }
+    return p;
+}
+
+int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
+{
+    const tile_shape *t = &TILES[p->tile];
+    char warps[32] = "", k_share[96], loop[64];
+    if (t->wm)
+        snprintf(warps, sizeof warps, " in warps of %dx%d", t->wm, t->wn);
+    if (p->runs)
+        snprintf(k_share, sizeof k_share, "K whole for %lld tiles, then %lld tiles in %d runs of k-tiles",
+                 p->blocks, p->tiles - p->blocks, p->runs);
+    else if (p->split > 1)
+        snprintf(k_share, sizeof k_share, "K split in %d over a cluster", p->split);
+    else
+        snprintf(k_share, sizeof k_share, "K whole");
+    if (p->stages == 1)
+        snprintf(loop, sizeof loop, "one stage");
+    else
+        snprintf(loop, sizeof loop, "%d stages, %s", p->stages,
+                 p->loop == LOOP_LEAN ? "a lean loop" : p->loop == LOOP_ROLLED ? "the stage loop rolled"
+                                                                               : "the stage loop unrolled");
+    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces",
+                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4);
+}

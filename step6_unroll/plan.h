@@ -1,0 +1,104 @@
+/* plan.h - step 6's launch plan: which kernel, which tile, how K is shared and how many
+ * blocks, worked out once from the problem and the device into one struct. The launch,
+ * the report's kernel line, the tests and `make ablation` all read it. Plain C, so the
+ * tests check it on a machine without a GPU. */
+#ifndef STEP6_PLAN_H
+#define STEP6_PLAN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+#define PLAN_TABLE constexpr
+extern "C" {
+#else
+#define PLAN_TABLE const
+#endif
+
+/* The going-further track, in the order a learner meets it (step6_unroll/README.md, part
+ * 2); `./step6 --track PART` runs the core and every part up to PART. */
+typedef enum {
+    TRACK_CORE,         /* step6.cu: step 5's kernel with its stage loop unrolled */
+    TRACK_WARP_TILES,   /* warp_tiles.cuh: warp tiles, rasterization, FMAs in serpentine order */
+    TRACK_SPLIT_K,      /* split_k.cuh: K split over a cluster where tiles are fewer than SMs */
+    TRACK_WIDE_TILES,   /* wide_tiles.cuh: 128x256 tiles in a lean loop, copies among the FMAs */
+    TRACK_STREAM_K,     /* stream_k.cuh: the last partial wave of wide tiles in runs of k-tiles */
+    TRACK_PARTS
+} track_part;
+
+/* --track's names, index = track_part, NULL-terminated. */
+extern const char *const TRACK_NAMES[TRACK_PARTS + 1];
+
+/* The tile shapes step 6 is built for. The kernels' tile configurations assert that they
+ * are these (step6.cu, warp_tiles.cuh, wide_tiles.cuh). */
+typedef enum { TILE_CORE_LARGE, TILE_CORE_SMALL, TILE_LARGE, TILE_MID, TILE_SMALL, TILE_WIDE, TILE_SHAPES } tile_id;
+typedef struct {
+    int bm, bn, bk;   /* block tile BM x BN, k-tiles BK deep */
+    int wm, wn;       /* warp tile; 0 x 0: threads laid out over the whole block, as in step 5 */
+    int tm, tn;       /* a thread's tile of C */
+    int threads;      /* a block */
+    int min_blocks;   /* blocks an SM, at least (__launch_bounds__) */
+} tile_shape;
+
+static PLAN_TABLE tile_shape TILES[TILE_SHAPES] = {
+    /* step 6's core: step 5's tiles */
+    {128, 128, 16, 0, 0, 8, 8, 256, 2},   /* TILE_CORE_LARGE */
+    {64, 128, 16, 0, 0, 8, 8, 128, 4},    /* TILE_CORE_SMALL */
+    /* warp tiles (and split K) */
+    {128, 128, 8, 32, 64, 8, 8, 256, 2},  /* TILE_LARGE */
+    {64, 128, 8, 32, 64, 8, 8, 128, 4},   /* TILE_MID */
+    {64, 64, 8, 32, 32, 8, 4, 128, 4},    /* TILE_SMALL */
+    /* wide tiles: 128 accumulators a thread, one block an SM */
+    {128, 256, 8, 64, 64, 16, 8, 256, 1}, /* TILE_WIDE */
+};
+
+/* Which kernel: step 6's core (step6.cu), the warp-tile kernel (warp_tiles.cuh, also with
+ * K split or wide tiles), or the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh
+ * for a last partial wave in runs). */
+typedef enum { KERNEL_CORE, KERNEL_WARP, KERNEL_WIDE } kernel_kind;
+/* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
+ * (run-time stage indices, as in step 5), or the wide tiles' lean loop (one k-tile a trip,
+ * stage offsets stepping round the ring). */
+typedef enum { LOOP_UNROLLED, LOOP_ROLLED, LOOP_LEAN } loop_kind;
+
+/* What the plan needs of the device. */
+typedef struct {
+    int sms;        /* multiprocessors */
+    int clusters;   /* 1: the device launches thread-block clusters and this binary holds
+                       their code (built for sm_90 or newer) */
+} plan_device;
+
+typedef struct {
+    track_part track;         /* the parts that may be used */
+    kernel_kind kernel;
+    tile_id tile;
+    loop_kind loop;
+    int stages;
+    int vec;                  /* N % 4 == 0: B copied and C stored in 16-byte pieces */
+    int split;                /* blocks sharing a tile's K (one cluster); 1: K whole */
+    long long tiles;          /* tiles of C */
+    long long k_tiles;        /* k-tiles of one tile's K */
+    long long blocks;         /* blocks of the first launch */
+    int runs;                 /* blocks of the second launch, the last partial wave in runs of
+                                 k-tiles (stream-K); 0: none */
+    size_t smem_bytes;        /* dynamic shared memory of a block */
+    size_t workspace_bytes;   /* device memory the runs hand partial sums over in; 0: none */
+    size_t slots_bytes;       /* of it, the slots of partial sums; a count for each tile follows */
+} step6_plan;
+
+/* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
+ * many pieces. */
+enum { MAX_PIECES = 4, MAX_SPLIT = 8 };
+
+/* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
+ * `track` (a track_part) and --unroll's `unroll` (UNROLL_AS_PLANNED, _NO or _YES). */
+step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev);
+
+/* The report's kernel line for the plan ("64x128 tiles of 8x8 a thread in warps of 32x64,
+ * K split in 4 over a cluster, ..."). Returns what snprintf returns. */
+int step6_plan_describe(const step6_plan *p, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

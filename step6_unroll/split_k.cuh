@@ -1,0 +1,100 @@
+// split_k.cuh - going further, 2: where even small tiles leave SMs idle, split K over a cluster.
+//
+// A 512 x 512 C has 64 tiles of 64 x 64 for 132 SMs: however fast one block is, most of
+// the GPU waits. The work left is along K: SPLIT blocks share a tile, each a share of
+// its k-tiles (sgemm_warp_tiles works the share out), launched as one thread-block
+// cluster, so they run at the same time on one GPC and read each other's shared memory
+// (distributed shared memory, Hopper). Each block writes its partial tile into its own
+// shared memory, and block `rank` adds up its rows of all SPLIT partial tiles, in rank
+// order (the same order every launch: the same bits), and writes them to C. No second
+// kernel, no workspace. The plan (plan.c) picks the tile and SPLIT (README, "Split K").
+//   ./step6 512 --track split-k
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+// The epilogue of a split K: every block writes its partial tile into its own shared
+// memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
+// onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
+// keeps each block's shared memory alive until the others have read it.
+template <typename CFG, int SPLIT, bool VEC>
+__device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off,
+                                             int b_off, int m, int n, float alpha, float beta, float *c, int tile_row,
+                                             int tile_col)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT;
+    static_assert(CFG::BM % SPLIT == 0 && (ROWS * BN / 4) % CFG::THREADS == 0,
+                  "each block adds up whole rows, every thread the same share");
+    cg::cluster_group cluster = cg::this_cluster();
+    int rank = (int)cluster.block_rank();   // = blockIdx.x % SPLIT
+    __syncthreads();   // the stages are read no more: the partial tile goes over them
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+        for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
+            int row = a_off + (i / 4) * CFG::STRIDE_M + i % 4, col = b_off + j4 * CFG::STRIDE_N;
+            *reinterpret_cast<float4 *>(&smem[row * BN + col]) =
+                make_float4(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2], acc[i][4 * j4 + 3]);
+        }
+    cluster.sync();
+#pragma unroll
+    for (int e = threadIdx.x; e < ROWS * BN / 4; e += CFG::THREADS) {
+        int row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
+        float4 sum = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], 0));
+#pragma unroll
+        for (int s = 1; s < SPLIT; s++) {
+            float4 part = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], s));
+            sum.x += part.x; sum.y += part.y; sum.z += part.z; sum.w += part.w;
+        }
+        row += tile_row;
+        col += tile_col;
+        float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
+        if (row < m)
+            store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
+    }
+    cluster.sync();
+#else
+    __trap();   // the plan splits K only where the kernels were built for sm_90 or newer
+#endif
+}
+
+// K shared by the SPLIT blocks of one cluster (sgemm_warp_tiles' SHARE).
+template <int SPLIT_>
+struct k_split {
+    static constexpr int SPLIT = SPLIT_;
+    template <typename CFG, bool VEC>
+    __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off, int m, int n,
+                                  float alpha, float beta, float *c, int tile_row, int tile_col)
+    {
+        reduce_split<CFG, SPLIT, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+    }
+    // SPLIT blocks a tile, launched as one cluster. The "load balancing" placement fits
+    // more clusters at once than the default "spread" (Nsight Compute: 66 clusters of 4
+    // large-tile blocks instead of 62, 132 of 4 64 x 128 blocks instead of 124): the blocks
+    // of a launch then run as one wave.
+    template <typename... Params, typename... Args>
+    static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
+                              cudaStream_t stream, Args... args)
+    {
+        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (err != cudaSuccess)
+            return err;
+        cudaLaunchAttribute cluster[2];
+        cluster[0].id = cudaLaunchAttributeClusterDimension;
+        cluster[0].val.clusterDim.x = SPLIT;
+        cluster[0].val.clusterDim.y = 1;
+        cluster[0].val.clusterDim.z = 1;
+        cluster[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
+        cluster[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicyLoadBalancing;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3((unsigned)blocks);
+        config.blockDim = dim3(threads);
+        config.dynamicSmemBytes = smem;
+        config.stream = stream;
+        config.attrs = cluster;
+        config.numAttrs = 2;
+        err = cudaLaunchKernelEx(&config, kernel, args...);
+        return err != cudaSuccess ? err : cudaGetLastError();
+    }
+};

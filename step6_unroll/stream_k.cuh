@@ -1,0 +1,109 @@
+// stream_k.cuh - going further, 4: the last partial wave of wide tiles, in runs of k-tiles.
+//
+// 4096 has 512 wide tiles for 132 SMs: three whole waves, then 116 tiles, and 16 SMs
+// wait through that last wave. So the whole waves run as before, one block a tile
+// (sgemm_wide), and a second launch takes the tiles left over (sgemm_wide_tail): their
+// k-tiles, tile after tile, make one row, cut into runs of equal length, one block a
+// run, so every SM gets the same share of the last wave (stream-K). A tile cut between
+// runs has its pieces' sums added, in k order, by the last piece to finish (README,
+// "Stream-K"). The plan (plan.c) says how many runs.
+//   ./step6 4096 --track stream-k
+
+// Where a run begins and which run holds a k-tile, in the row of the left-over tiles' k-tiles.
+struct tail_schedule {
+    int first_tile;        // the left-over tiles are first_tile onwards
+    int runs;              // their k-tiles are cut into this many runs (one block each)
+    long long k_tiles;     // k-tiles in all of them
+    __device__ long long run_begin(int r) const { return r * k_tiles / runs; }
+    __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
+};
+
+// A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
+// the last piece to finish adds up the tile's slots in k order (the same order, so the
+// same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
+// pieces are consecutive (first .. first + pieces - 1); accumulator e of thread x sits at
+// e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
+// a time: float4 stores straight from acc put the accumulators in aligned groups of four
+// registers and slowed the main loop (README: register banks). Returns true, with the
+// tile's whole sums in acc, for the last piece, which also puts the tile's count back to 0.
+template <typename CFG>
+__device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
+                                               int pieces, int *arrived)
+{
+    constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
+    __threadfence();   // this thread's sums are visible to every SM before the count moves
+    __syncthreads();
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        last = atomicAdd(arrived, 1) == pieces - 1;
+        if (last)
+            *arrived = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
+    const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
+#pragma unroll
+    for (int e = 0; e < E; e++)   // a whole slot at a time: its loads in flight together
+        acc[e / CFG::TN][e % CFG::TN] = __ldcg(slot + e * CFG::THREADS);
+    for (int p = 1; p < pieces; p++) {
+        slot += SLOT;
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            acc[e / CFG::TN][e % CFG::TN] += __ldcg(slot + e * CFG::THREADS);
+    }
+    return true;
+}
+
+// One block a run: a piece of each left-over tile the run crosses, each as the whole tiles
+// are done (wide_tile), then handed over or added up.
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
+                tail_schedule work, float *slots, int *arrived)
+{
+    constexpr int BK = CFG::BK;
+    extern __shared__ __align__(16) float smem[];
+    int k_tiles = (k + BK - 1) / BK, k_first = k - (k_tiles - 1) * BK;   // 1 .. BK
+    int run = blockIdx.x;
+    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
+        int t = (int)(at / k_tiles), first = (int)(at % k_tiles);   // tile t, from k-tile `first`
+        long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
+        int count = (int)(min(end, tile_end) - at);
+        int2 origin = tile_origin<CFG>(work.first_tile + t, m, n);
+        int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;   // k-tile 0 is the partial one
+        // The runs holding a piece of tile t are r0 .. r1; run r's piece has slot r + t
+        // (no two pieces share one: a later run never holds an earlier tile).
+        int r0 = work.run_of(tile_begin), r1 = work.run_of(tile_end - 1);
+        __syncthreads();   // the piece before is done with the stages
+        wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
+            smem, a, b, m, n, k, origin, k0, count, first == 0 ? k_first : BK,
+            [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
+                if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
+                    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+            });
+        at += count;
+    }
+}
+
+// The whole waves of wide tiles, one block a tile; then the runs. The workspace (from the
+// harness, allocated once, outside the timed launches) holds a slot for each piece of a
+// cut tile and a count for each left-over tile.
+template <int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+    if (err != cudaSuccess || p.runs == 0)
+        return err;
+    float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
+    if (err != cudaSuccess)
+        return err;
+    tail_schedule work = {(int)p.blocks, p.runs, (p.tiles - p.blocks) * p.k_tiles};
+    return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, VEC>, p.runs, wide::THREADS, p.smem_bytes, stream,
+                         g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
+                         (int *)(slots + p.slots_bytes / sizeof(float)));
+}

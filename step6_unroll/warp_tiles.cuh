@@ -1,0 +1,220 @@
+// warp_tiles.cuh - going further, 1: where each warp's and each block's work sits.
+//
+// Step 6's core lays its threads out over the whole block tile, as step 5 did, so a
+// warp's fragment loads spread over the tile. Here (README, "Warp tiles"):
+//   - a warp owns a WM x WN tile of C, its lanes a 4 x 8 (or 8 x 4) grid of thread
+//     tiles, so a warp's fragment load is one 64- or 128-byte wavefront;
+//   - blocks walk C in groups of GROUP_M tile rows (rasterization), so the tiles running
+//     at one time share panels of A and B in L2;
+//   - the FMAs of a slice go in serpentine order, for the register reuse cache;
+//   - k-tiles 8 deep, and the copies of a whole k-tile check nothing: the partial
+//     k-tile is copied first, and the row and column checks, the same for every k-tile
+//     of a tile, are worked out once (whole_copies).
+// The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled.
+//   ./step6 1024 --track warp-tiles
+
+constexpr int GROUP_M = 8;   // tile rows a rasterization group
+
+// The block tile BM x BN, the warp tile WM x WN, the thread tile TM x TN (made of 4x4
+// pieces), k-tiles 8 deep.
+template <int BM_, int BN_, int WM_, int WN_, int TM_, int TN_>
+struct warp_config {
+    static constexpr int BM = BM_, BN = BN_, BK = 8, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+    static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;   // a warp's lanes, as a grid
+    static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
+    static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
+    static constexpr int STRIDE_M = 4 * LANES_M, STRIDE_N = 4 * LANES_N;   // between a thread's pieces
+    static constexpr int A_STAGE = BK * (BM + A_PAD), B_STAGE = BK * BN;
+    // 64 accumulators fit in 128 registers, so two blocks of 256 threads share an SM;
+    // more accumulators need up to 255 registers and one block.
+    static constexpr int MIN_BLOCKS = TM * TN <= 64 ? 65536 / (THREADS * 128) : 1;
+    static_assert(LANES_M * LANES_N == 32, "a warp's lanes tile its warp tile");
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of float4-wide pieces");
+    static_assert((BM + A_PAD) % 32 == 4, "transposed copies of A land in 32 different banks");
+    static_assert(THREADS % 8 == 0 && BM % (THREADS / 8) == 0 && THREADS % (BN / 4) == 0 &&
+                      BK % (THREADS / (BN / 4)) == 0,
+                  "every thread copies the same share of each tile");
+};
+
+template <typename CFG>
+constexpr bool is_warp_tile(tile_id t)
+{
+    return is_tile<CFG>(t) && CFG::WM == TILES[t].wm && CFG::WN == TILES[t].wn;
+}
+using warp_large = warp_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
+using warp_mid = warp_config<64, 128, 32, 64, 8, 8>;      // 128 threads, 64 accumulators each
+using warp_small = warp_config<64, 64, 32, 32, 8, 4>;     // 128 threads, 32 accumulators each
+static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TILE_MID) &&
+                  is_warp_tile<warp_small>(TILE_SMALL),
+              "plan.h's TILES");
+
+// The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
+// columns, and those checks are the same for every k-tile of a tile: worked out once per
+// tile, as the source size of each copy, instead of in the loop.
+template <typename CFG, bool VEC>
+struct whole_copies {
+    using P = copy_plan<CFG>;
+    int a_bytes[P::A_ROW_PASSES];   // 4 for a row inside A, 0 outside
+    int b_bytes[4];                 // per float of B's piece, or [0] for all 16 bytes
+    __device__ explicit whole_copies(const P &plan)
+    {
+#pragma unroll
+        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+            a_bytes[rp] = rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            b_bytes[j] = VEC ? (plan.b_cols > 0 ? 16 : 0) : (j < plan.b_cols ? 4 : 0);
+    }
+};
+
+// The copies of a whole k-tile at the plan's k come in parts, one row pass each: A's
+// passes, then B's. Part q of them, with the sizes worked out once (no check).
+template <typename CFG>
+constexpr int copy_parts = copy_plan<CFG>::A_K_PASSES * copy_plan<CFG>::A_ROW_PASSES + copy_plan<CFG>::B_PASSES;
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
+                                                const whole_copies<CFG, VEC> &size, int n, int q)
+{
+    using P = copy_plan<CFG>;
+    constexpr int A_PARTS = P::A_K_PASSES * P::A_ROW_PASSES;
+    if (q < A_PARTS) {
+        int kp = q / P::A_ROW_PASSES, rp = q % P::A_ROW_PASSES;
+        cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                   plan.a_src + rp * plan.a_pass + kp * 8, size.a_bytes[rp]);
+    } else {
+        int i = q - A_PARTS;
+        const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
+        float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
+        if (VEC) {
+            cp_async_16(dst, src, size.b_bytes[0]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                cp_async_4(dst + j, src + j, size.b_bytes[j]);
+        }
+    }
+}
+
+// A block's k-tiles from where `plan` points, in order: the partial one (k_first deep,
+// 1 .. BK, with a K check) first, then whole ones; after each copy the plan moves on by
+// that k-tile, so the next copy starts at k0 = 0. The `copy` of pipelined_k_tiles.
+template <typename CFG, bool VEC>
+struct first_then_whole {
+    copy_plan<CFG> &plan;
+    const whole_copies<CFG, VEC> size;
+    int n, k_first;
+    __device__ first_then_whole(copy_plan<CFG> &plan_, int n_, int k_first_)
+        : plan(plan_), size(plan_), n(n_), k_first(k_first_) {}
+    __device__ void operator()(float *a_stage, float *b_stage, int k_tile)
+    {
+        int depth = k_tile == 0 ? k_first : CFG::BK;
+        if (k_tile == 0) {
+            load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k_first, 0);
+        } else {
+#pragma unroll
+            for (int q = 0; q < copy_parts<CFG>; q++)
+                load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, q);
+        }
+        plan.a_src += depth;
+        plan.b_src += (size_t)depth * n;
+    }
+};
+
+// The FMAs of one slice, in serpentine order: odd rows walk their columns backwards,
+// so each row starts on the b_frag register the row before ended on. The compiler keeps
+// this order, and more FFMAs take an operand from the register reuse cache.
+template <typename CFG>
+__device__ __forceinline__ void fma_serpentine(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
+                                               const float (&b_frag)[CFG::TN])
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+        for (int j = 0; j < CFG::TN; j++) {
+            int jj = i % 2 == 0 ? j : CFG::TN - 1 - j;
+            acc[i][jj] += a_frag[i] * b_frag[jj];
+        }
+}
+
+// Rasterization: blocks walk the tiles of C in groups of GROUP_M tile rows, column by
+// column within a group. Returns the tile's first row and column.
+template <typename CFG>
+__device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
+{
+    int tiles_m = (m + CFG::BM - 1) / CFG::BM, tiles_n = (n + CFG::BN - 1) / CFG::BN;
+    int group = tile / (GROUP_M * tiles_n);
+    int first_m = group * GROUP_M;
+    int group_rows = min(tiles_m - first_m, GROUP_M);
+    int in_group = tile % (GROUP_M * tiles_n);
+    return make_int2((first_m + in_group % group_rows) * CFG::BM, in_group / group_rows * CFG::BN);
+}
+
+// Where a tile's K goes: here, all of it to one block, which writes C. (split_k.cuh
+// shares it among the blocks of a cluster.)
+struct k_whole {
+    static constexpr int SPLIT = 1;
+    template <typename CFG, bool VEC>
+    __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *, int a_off, int b_off, int m, int n,
+                                  float alpha, float beta, float *c, int tile_row, int tile_col)
+    {
+        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+    }
+    template <typename... Params, typename... Args>
+    static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
+                              cudaStream_t stream, Args... args)
+    {
+        return launch_kernel(kernel, blocks, threads, smem, stream, args...);
+    }
+};
+
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
+sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    constexpr int SPLIT = SHARE::SPLIT, BK = CFG::BK;
+    extern __shared__ __align__(16) float smem[];
+
+    // The SPLIT blocks of a tile each take a share of its k-tiles (block `rank`, the
+    // rank-th); with K whole, rank is 0 and the share is all of K.
+    int tile = blockIdx.x / SPLIT, rank = blockIdx.x % SPLIT;
+    int k_tiles_each = ((k + BK - 1) / BK + SPLIT - 1) / SPLIT;
+    int k_begin = min(rank * k_tiles_each * BK, k), k_len = min(k_tiles_each * BK, k - k_begin);
+    int k_tile_count = (k_len + BK - 1) / BK;
+
+    // The epilogue reads the tile's origin back from shared memory: kept in two
+    // registers through the main loop, it pushed the kernel past 128 registers
+    // (a 4- to 8-byte spill at 3 stages).
+    __shared__ int2 saved_origin;
+    int2 origin = tile_origin<CFG>(tile, m, n);
+    if (threadIdx.x == 0)
+        saved_origin = origin;   // visible to all after the pipeline's first barrier
+    int tile_row = origin.x, tile_col = origin.y;
+
+    // Warp tiling: warp w owns a WM x WN tile; lane (lane_m, lane_n) owns rows
+    // lane_m*4 + {0..3} of each 4*LANES_M-row band of it, and columns likewise.
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
+    int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
+    // The share starts at column k_begin of A and row k_begin of B.
+    copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
+
+    float acc[CFG::TM][CFG::TN] = {};
+    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(
+        smem, k_tile_count, a_off, b_off,
+        first_then_whole<CFG, VEC>(plan, n, k_len - (k_tile_count - 1) * BK),
+        [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
+            fma_serpentine<CFG>(acc, a_frag, b_frag);
+        });
+    tile_row = saved_origin.x;
+    tile_col = saved_origin.y;
+    SHARE::template finish<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+}
+
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, bool VEC>
+static cudaError_t launch_warp_tiles(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    return SHARE::launch(sgemm_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, SHARE, VEC>, p.blocks, CFG::THREADS,
+                         p.smem_bytes, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+}

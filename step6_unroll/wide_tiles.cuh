@@ -1,0 +1,158 @@
+// wide_tiles.cuh - going further, 3: 128 x 256 tiles in a lean loop, their copies among the FMAs.
+//
+// With 128 accumulators a thread (16 x 8) each LDS.128 of a fragment feeds 32 FFMAs
+// instead of 16; one block of 256 threads an SM. Run through step 6's unrolled pipeline
+// (--unroll yes) these tiles gain little: its stage bookkeeping costs what the tile
+// gains. So this kernel keeps its loop lean instead (README, "Wide tiles"):
+//   - one k-tile a trip: the stage read and the stage written are offsets that step
+//     round the ring;
+//   - the partial k-tile is copied first, so every later copy is a whole k-tile with no
+//     K check, its row and column checks worked out once (whole_copies);
+//   - a k-tile's copies are issued a part (a row pass) a slice, among the FMAs, not all
+//     at once after the barrier, where they stalled both warps of a scheduler together.
+// The plan runs these tiles where there are enough of them for 9 SMs in 10.
+//   ./step6 4096 --track wide-tiles
+
+using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumulators each
+static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TILES");
+
+// One wide tile: k_tile_count of its k-tiles from column k0 of A (row k0 of B) on, the
+// first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP (or, with
+// --unroll yes, step 6's unrolled pipeline); then finish(acc, a_off, b_off). The whole
+// tile's work is in this one function, its kernels only call it: with the accumulators
+// declared by the kernel instead, the compiler numbered the loop's registers otherwise,
+// and 40 fewer FFMAs of the loop took an operand from the reuse cache (1% slower at 2048).
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC, typename Finish>
+__device__ __forceinline__ void wide_tile(float *smem, const float *a, const float *b, int m, int n, int k,
+                                          int2 origin, int k0, int k_tile_count, int k_first, Finish finish)
+{
+    constexpr int BK = CFG::BK, STAGE = CFG::A_STAGE + CFG::B_STAGE, PARTS = copy_parts<CFG>;
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
+    int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
+    copy_plan<CFG> plan(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
+    float acc[CFG::TM][CFG::TN] = {};
+    auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
+        fma_serpentine<CFG>(acc, a_frag, b_frag);
+    };
+    if constexpr (LOOP != LOOP_LEAN) {
+        pipelined_k_tiles<CFG, K_PIPE_MAX, true>(smem, k_tile_count, a_off, b_off,
+                                                 first_then_whole<CFG, VEC>(plan, n, k_first), fma);
+        finish(acc, a_off, b_off);
+        return;
+    }
+    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+    const whole_copies<CFG, VEC> size(plan);
+    int k_copied = 0;   // k-tiles copied so far
+    // The partial k-tile (or a whole one, with a K check); after each copy the plan moves
+    // on by that k-tile, so the next copy starts at k0 = 0.
+    auto copy_next = [&](float *stage, int depth) {
+        load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
+        plan.a_src += depth;
+        plan.b_src += (size_t)depth * n;
+        k_copied++;
+    };
+    // A whole k-tile (no K check): part q of its copies; once all are issued, the plan
+    // moves on by BK.
+    auto copy_part = [&](float *stage, int q) {
+        load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
+    };
+    auto whole_copied = [&]() {
+        plan.a_src += BK;
+        plan.b_src += (size_t)BK * n;
+        k_copied++;
+    };
+    if (K_PIPE_MAX == 1) {
+        // The control, as in step 5: copy, wait, compute, wait.
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            if (k_tile == 0) {
+                copy_next(smem, k_first);
+            } else {
+#pragma unroll
+                for (int q = 0; q < PARTS; q++)
+                    copy_part(smem, q);
+                whole_copied();
+            }
+            cp_async_commit();
+            cp_async_wait<0>();
+            __syncthreads();
+#pragma unroll
+            for (int p = 0; p < BK; p++) {
+                load_fragments<CFG>(a_frag[0], b_frag[0], smem, smem + CFG::A_STAGE, p, a_off, b_off);
+                fma(a_frag[0], b_frag[0]);
+            }
+            __syncthreads();
+        }
+    } else {
+        // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
+#pragma unroll
+        for (int s = 0; s < K_PIPE_MAX - 1; s++) {
+            if (s < k_tile_count)
+                copy_next(smem + s * STAGE, s == 0 ? k_first : BK);
+            cp_async_commit();
+        }
+        cp_async_wait<K_PIPE_MAX - 2>();
+        __syncthreads();
+        load_fragments<CFG>(a_frag[0], b_frag[0], smem, smem + CFG::A_STAGE, 0, a_off, b_off);
+
+        // PIPELINED MAIN LOOP, one k-tile a trip: smem_pipe_read and smem_pipe_write are
+        // offsets that step round the ring of K_PIPE_MAX stages.
+        int smem_pipe_read = 0, smem_pipe_write = (K_PIPE_MAX - 1) * STAGE;
+        auto next_stage = [](int offset) { return offset + STAGE == K_PIPE_MAX * STAGE ? 0 : offset + STAGE; };
+        static_assert(PARTS < BK, "a k-tile's copies are committed before the wait at slice BK-1");
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            const float *read = smem + smem_pipe_read;
+            const float *next = smem + next_stage(smem_pipe_read);
+            bool copy = k_copied < k_tile_count;   // a k-tile is left to copy
+#pragma unroll
+            for (int p = 0; p < BK; p++) {
+                if (p == BK - 1) {
+                    cp_async_wait<K_PIPE_MAX - 2>();
+                    __syncthreads();
+                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], next, next + CFG::A_STAGE, 0, a_off,
+                                        b_off);
+                } else {
+                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], read, read + CFG::A_STAGE, p + 1,
+                                        a_off, b_off);
+                }
+                // The copy of k-tile k_tile + K_PIPE_MAX - 1, into the stage freed at the last
+                // barrier: part p at slice p, then one commit.
+                if (p < PARTS && copy)
+                    copy_part(smem + smem_pipe_write, p);
+                if (p == PARTS - 1) {
+                    if (copy)
+                        whole_copied();
+                    cp_async_commit();
+                }
+                fma(a_frag[p % 2], b_frag[p % 2]);
+            }
+            smem_pipe_read = next_stage(smem_pipe_read);
+            smem_pipe_write = next_stage(smem_pipe_write);
+        }
+        cp_async_wait<0>();   // EPILOGUE: only empty groups are left
+    }
+    finish(acc, a_off, b_off);
+}
+
+// One block a tile, K whole.
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, 1)
+sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+{
+    extern __shared__ __align__(16) float smem[];
+    int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
+    int k_tile_count = (k + CFG::BK - 1) / CFG::BK, k_first = k - (k_tile_count - 1) * CFG::BK;   // 1 .. BK
+    wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(smem, a, b, m, n, k, origin, 0, k_tile_count, k_first,
+                                          [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
+                                              store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x,
+                                                                   origin.y);
+                                          });
+}
+
+// The wide tiles, one block a tile, in the lean loop or (--unroll yes) step 6's unrolled pipeline.
+template <int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+static cudaError_t launch_wide(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    return launch_kernel(sgemm_wide<wide, K_PIPE_MAX, LOOP, VEC>, p.blocks, wide::THREADS, p.smem_bytes, stream, g->m,
+                         g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+}
