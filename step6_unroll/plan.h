@@ -40,9 +40,9 @@ typedef struct {
 } tile_shape;
 
 static PLAN_TABLE tile_shape TILES[TILE_SHAPES] = {
-    /* step 6's core: step 5's tiles */
-    {128, 128, 16, 0, 0, 8, 8, 256, 2},   /* TILE_CORE_LARGE */
-    {64, 128, 16, 0, 0, 8, 8, 128, 4},    /* TILE_CORE_SMALL */
+    /* step 6's core: step 5's tiles, k-tiles 8 deep (step6.cu says why) */
+    {128, 128, 8, 0, 0, 8, 8, 256, 2},    /* TILE_CORE_LARGE */
+    {64, 128, 8, 0, 0, 8, 8, 128, 4},     /* TILE_CORE_SMALL */
     /* warp tiles (and split K) */
     {128, 128, 8, 32, 64, 8, 8, 256, 2},  /* TILE_LARGE */
     {64, 128, 8, 32, 64, 8, 8, 128, 4},   /* TILE_MID */
