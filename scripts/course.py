@@ -61,6 +61,10 @@ def read_results(path, valid=("PASS",), make="results", var="CSV"):
         if bad:
             raise Fail(f"{path}: line {no}: {bad[0]} is '{r[bad[0]]}', not a positive number, in a {r['verdict']} row")
         rows.append(r)
+    tracked = {r["step"].split(" (")[0] for r in rows if r.get("variant")}
+    for r in rows:   # beside its parts, a step run as it is by default is its whole track
+        if not r.get("variant") and r["step"] in tracked:
+            r["step"] += " (whole track)"
     if not any(r["ok"] for r in rows):
         raise Fail(f"{path}: no {' or '.join(valid)} rows ({len(rows)} rows, none a valid result): nothing valid to draw")
     devices = values(rows, "device").split(", ")
@@ -670,6 +674,22 @@ def code_only(lines):
     return out
 
 
+def cmd_quotes(a):
+    """Every ```cuda block of each lesson appears, line for line, in its step's sources (stepN.cu and the
+    headers beside it): a lesson quotes code, it never paraphrases it."""
+    bad = []
+    for readme in a.readmes:
+        folder = os.path.dirname(readme) or "."
+        sources = "".join(open(f).read() + "\n" for f in sorted(glob.glob(f"{folder}/*.cu") + glob.glob(f"{folder}/*.cuh")))
+        for no, block in enumerate(re.findall(r"```cuda\n(.*?)```", open(readme).read(), re.S), 1):
+            if block not in sources:
+                first = block.split("\n")[0].strip()
+                bad.append(f"{readme}: code block {no} ({first[:60]}) is not in {folder}/*.cu, *.cuh as quoted")
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"quotes: every code block of {len(a.readmes)} lessons is in its step's sources")
+
+
 def cmd_diff(a):
     found, n = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}, a.step
     if n not in found or n - 1 not in found:
@@ -712,6 +732,8 @@ def main():
     p = sub.add_parser("profile", help="ncu on a step's kernel: OUTBASE.txt and OUTBASE.ncu.csv")
     p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
     sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")
+    sub.add_parser("quotes", help="every ```cuda block of the lessons is in its step's sources").add_argument(
+        "readmes", nargs="+")
     p = sub.add_parser("diff", help="what step N changed in its kernel file")
     p.add_argument("step", type=int), p.add_argument("--code", action="store_true", help="leave the comments of both files out")
     a = ap.parse_args()

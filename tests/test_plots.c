@@ -337,7 +337,7 @@ Test(run, make_plots_renders_or_says_how)
     rm_rf(dir);
 }
 
-/* --- make sweep, make tune: the stage range from --describe --------------------------- */
+/* --- make sweep, make ablation: the stage range from --describe --------------------------- */
 
 Test(sweep, make_sweep_runs_every_stage_the_step_describes)
 {
@@ -470,7 +470,25 @@ Test(tools, profile_runs_ncu_on_the_first_launch_and_reads_its_metrics)
     rm_rf(dir);
 }
 
-/* What make sweep and make tune rely on: --describe names the stage range that --stages
+/* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
+ * that step's sources; and a changed quote is caught. */
+Test(tools, every_quoted_code_block_is_in_the_steps_sources)
+{
+    char *log;
+    int rc = sh(&log, NULL, "python3 scripts/course.py quotes step[0-9]_*/README.md");
+    cr_expect_eq(rc, 0, "a lesson quotes code its step does not have:\n%s", log);
+    free(log);
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "mkdir \"$D/step9_x\" && printf 'int f() { return 1; }\\n' > \"$D/step9_x/step9.cu\" && "
+                      "printf '```cuda\\nint f() { return 2; }\\n```\\n' > \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course.py quotes \"$D/step9_x/README.md\"");
+    cr_expect(rc == 1 && strstr(log, "code block 1 (int f() { return 2; })"), "a changed quote passed:\n%s", log);
+    free(log);
+    rm_rf(dir);
+}
+
+/* What make sweep and make ablation rely on: --describe names the stage range that --stages
  * takes, for every built step, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)
 {
