@@ -35,55 +35,31 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
         fma_serpentine<CFG>(acc, a_frag, b_frag);
     };
-    if constexpr (LOOP != LOOP_LEAN) {
+    if constexpr (LOOP != LOOP_LEAN || K_PIPE_MAX == 1) {   // one stage: the two loops are one
         pipelined_k_tiles<CFG, K_PIPE_MAX, true>(smem, k_tile_count, a_off, b_off,
                                                  first_then_whole<CFG, VEC>(plan, n, k_first), fma);
-        finish(acc, a_off, b_off);
-        return;
-    }
-    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
-    const whole_copies<CFG, VEC> size(plan);
-    int k_copied = 0;   // k-tiles copied so far
-    // The partial k-tile (or a whole one, with a K check); after each copy the plan moves
-    // on by that k-tile, so the next copy starts at k0 = 0.
-    auto copy_next = [&](float *stage, int depth) {
-        load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
-        plan.a_src += depth;
-        plan.b_src += (size_t)depth * n;
-        k_copied++;
-    };
-    // A whole k-tile (no K check): part q of its copies; once all are issued, the plan
-    // moves on by BK.
-    auto copy_part = [&](float *stage, int q) {
-        load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
-    };
-    auto whole_copied = [&]() {
-        plan.a_src += BK;
-        plan.b_src += (size_t)BK * n;
-        k_copied++;
-    };
-    if (K_PIPE_MAX == 1) {
-        // The control, as in step 5: copy, wait, compute, wait.
-        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            if (k_tile == 0) {
-                copy_next(smem, k_first);
-            } else {
-#pragma unroll
-                for (int q = 0; q < PARTS; q++)
-                    copy_part(smem, q);
-                whole_copied();
-            }
-            cp_async_commit();
-            cp_async_wait<0>();
-            __syncthreads();
-#pragma unroll
-            for (int p = 0; p < BK; p++) {
-                load_fragments<CFG>(a_frag[0], b_frag[0], smem, smem + CFG::A_STAGE, p, a_off, b_off);
-                fma(a_frag[0], b_frag[0]);
-            }
-            __syncthreads();
-        }
     } else {
+        float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+        const whole_copies<CFG, VEC> size(plan);
+        int k_copied = 0;   // k-tiles copied so far
+        // The partial k-tile (or a whole one, with a K check); after each copy the plan moves
+        // on by that k-tile, so the next copy starts at k0 = 0.
+        auto copy_next = [&](float *stage, int depth) {
+            load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
+            plan.a_src += depth;
+            plan.b_src += (size_t)depth * n;
+            k_copied++;
+        };
+        // A whole k-tile (no K check): part q of its copies; once all are issued, the plan
+        // moves on by BK.
+        auto copy_part = [&](float *stage, int q) {
+            load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
+        };
+        auto whole_copied = [&]() {
+            plan.a_src += BK;
+            plan.b_src += (size_t)BK * n;
+            k_copied++;
+        };
         // PREFETCH: the partial k-tile into stage 0, whole ones into stages 1 .. K_PIPE_MAX-2.
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
