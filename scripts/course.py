@@ -234,6 +234,45 @@ def ablation_table(rows, source, _=None):
                   f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
 
 
+# A small table of ratios in a lesson's prose: <!-- ratios RUN,RUN,... SIZE,SIZE,...:begin --> names the
+# runs of `make ablation` (these short names) and the sizes; `make table` writes the rows from the ablation CSV.
+RATIO_RUNS = {
+    "step5": ("step5", "", "step 5"),
+    "core-rolled": ("step6", "core unroll=no", "step 6's core, stage loop rolled (`--track core --unroll no`)"),
+    "core": ("step6", "core", "step 6's core (`--track core`)"),
+    "warp-tiles": ("step6", "warp-tiles", "+ warp tiles (`--track warp-tiles`)"),
+    "split-k": ("step6", "split-k", "+ split K (`--track split-k`)"),
+    "wide-tiles": ("step6", "wide-tiles", "+ wide tiles in the lean loop (`--track wide-tiles`)"),
+    "all": ("step6", "", "+ the last wave in runs: the whole track (`./step6`)"),
+    "all-rolled": ("step6", "stream-k unroll=no", "the whole track, no stage loop unrolled (`--unroll no`)"),
+    "all-unrolled": ("step6", "stream-k unroll=yes", "the whole track, every loop unrolled (`--unroll yes`)"),
+}
+
+
+def ratio_markers(path):
+    """The names of the ratio tables a README asks for ("ratios core,warp-tiles 1024,2048")."""
+    with open(path) as f:
+        return re.findall(r"^<!-- (ratios [^:]*):begin -->\s*$", f.read(), re.M)
+
+
+def ratio_table(rows, source, name):
+    """The ratios to cuBLAS of the named runs at the named sizes, a row a run."""
+    m = re.fullmatch(r"ratios ([\w,-]+) ([\d,]+)", name)
+    if not m or any(r not in RATIO_RUNS for r in m[1].split(",")):
+        raise Fail(f"'{name}': expected 'ratios RUN,RUN,... SIZE,SIZE,...', RUN one of {', '.join(RATIO_RUNS)}")
+    sizes = [int(x) for x in m[2].split(",")]
+    out = ["| |" + "".join(f" {s} |" for s in sizes), "|---|" + "---:|" * len(sizes)]
+    for run in m[1].split(","):
+        step, variant, label = RATIO_RUNS[run]
+        mine = [r for r in rows if r["step"].startswith(step) and r.get("variant", "") == variant]
+        cells = [find(mine, size=s) for s in sizes]
+        if not any(cells):
+            raise Fail(f"'{name}': {source} has no row of {label}")
+        out.append(f"| {label} |" + "".join(" – |" if not r else f" {float(r['ratio']):.2f} |" if r["ok"] else
+                                           f" {r['verdict']} |" for r in cells))
+    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; from {source}."]
+
+
 def markers(path, name):
     """The line indices of NAME's begin and end markers, and the file's lines; None when it has neither marker;
     Fail when they are broken."""
@@ -293,6 +332,14 @@ def cmd_table(a):
                       f"table: note: {why}: the {label} in {readme} is left as it was")
             except Fail as err:
                 print(f"table: {err}", file=sys.stderr)
+                status = 2
+        for name in ratio_markers(readme) if os.path.exists(a.ablation_csv) else []:
+            found = True
+            try:
+                fill(readme, name, ratio_table(read_results(a.ablation_csv), a.ablation_csv, name), a.ablation_csv)
+                print(f"table: wrote the {name} table (from {a.ablation_csv}) into {readme}")
+            except Fail as err:
+                print(f"table: {readme}: {err}", file=sys.stderr)
                 status = 2
         if not found:
             print(f"table: note: {readme} has no table markers ({', '.join(k[0] for k in kinds[1:])}), skipped")

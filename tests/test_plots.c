@@ -238,7 +238,8 @@ static void readmes(const char *dir)
                     "printf '# step 1, no markers\\n' > \"$D/step1_tiling/README.md\" && "
                     "printf '# step 2\\n<!-- step-results:begin -->\\nold numbers 99999\\n  <!-- step-results:end -->\\nText after.\\n' > \"$D/step2_shared/README.md\" && "
                     "printf '# step 5\\n<!-- step-results:begin -->\\n<!-- step-results:end -->\\n\\n<!-- sweep-results:begin -->\\n<!-- sweep-results:end -->\\n' > \"$D/step5_pipeline/README.md\" && "
-                    "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\n' > \"$D/step6_unroll/README.md\""),
+                    "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\nProse.\\n"
+                    "<!-- ratios step5,core,warp-tiles 1024,4096:begin -->\\n<!-- ratios step5,core,warp-tiles 1024,4096:end -->\\n' > \"$D/step6_unroll/README.md\""),
                  0);
 }
 
