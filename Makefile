@@ -4,7 +4,10 @@
 #   make test                      the Criterion suite (GPU tests skip without a GPU)
 
 NVCC      ?= nvcc
-CC        ?= gcc
+# make's built-in CC is cc: gcc unless CC is set on the command line or in the environment.
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 # The GPU's architecture when one is present (e.g. sm_90 on an H100), else sm_90.
 # Override with `make ARCH=sm_86`.
@@ -111,12 +114,13 @@ endif
 TEST_SRCS := $(wildcard tests/*.c)
 PLAN_SRC  := $(wildcard step6_*/plan.c)
 $(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/plan.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
-	@printf '#include <criterion/criterion.h>\n' | $(CC) $(CFLAGS) -E -x c - >/dev/null 2>&1 || \
-	  { echo "test: Criterion is not installed (no criterion/criterion.h): run \`make deps\`" >&2; exit 2; }
+	@$(MAKE) --no-print-directory need-criterion
 	$(CC) $(CFLAGS) -D_GNU_SOURCE -DBUILT_SM=$(SM_NUMBER) -Icommon $(addprefix -I,$(dir $(PLAN_SRC))) $(TEST_SRCS) \
 	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
 
-test: $(BUILT_STEPS) left-out $(BUILD)/tests
+# What the suite needs besides the steps, installed when missing (need-*, below): Criterion,
+# gnuplot (the chart tests) and the disassembler (the SASS tests).
+test: need-criterion need-gnuplot need-disassembler $(BUILT_STEPS) left-out $(BUILD)/tests
 	./$(BUILD)/tests
 
 # compute-sanitizer on every step at an awkward size (needs a GPU).
@@ -137,23 +141,33 @@ sanitize: $(BUILT_STEPS)
 -include scripts/tools.mk
 
 # --- housekeeping -----------------------------------------------------------------------
-# gnuplot and Criterion from apt; cuobjdump and nvdisasm from PyPI into $(DEPS_DIR) when
-# the toolkit has none (pip --target: nothing outside this folder changes).
-deps:
-	@missing=""; \
-	  [ -f /usr/include/criterion/criterion.h ] || missing="$$missing libcriterion-dev"; \
-	  command -v gnuplot >/dev/null || missing="$$missing gnuplot-nox"; \
-	  if [ -z "$$missing" ]; then echo "deps: gnuplot and Criterion are installed"; \
-	  elif [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
-	  else echo "deps: run: sudo apt-get install -y$$missing"; exit 1; fi
-	@if [ -x '$(call tool_path,cuobjdump)' ] && [ -x '$(call tool_path,nvdisasm)' ]; then \
-	  echo "deps: cuobjdump and nvdisasm are installed ($(call tool_path,cuobjdump))"; \
-	else \
+# What the targets need, installed when missing: Criterion (make test) and gnuplot (make
+# chart, make plots) from apt where we are root, else one line with the command to run;
+# cuobjdump and nvdisasm (the SASS tests, make sass) from PyPI into $(DEPS_DIR) when the
+# toolkit has none (pip --target: nothing outside this folder changes). make deps: all three.
+.PHONY: need-criterion need-gnuplot need-disassembler
+APT_GET ?= apt-get
+apt_install = if [ "$$(id -u)" = 0 ] && command -v $(APT_GET) >/dev/null; then \
+	  echo "$(1): installing $(2) (apt-get install $(3))"; \
+	  ($(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq $(3) >/dev/null) || \
+	  { echo "$(1): apt-get could not install $(3): run: sudo apt-get install -y $(3)" >&2; exit 2; }; \
+	else echo "$(1): $(2) is not installed: run: sudo apt-get install -y $(3) (or make deps as root)" >&2; exit 2; fi
+need-criterion:
+	@printf '#include <criterion/criterion.h>\n' | $(CC) $(CFLAGS) -E -x c - >/dev/null 2>&1 || \
+	  { $(call apt_install,test,Criterion,libcriterion-dev); }
+need-gnuplot:
+	@command -v $(GNUPLOT) >/dev/null 2>&1 || { $(call apt_install,chart,gnuplot,gnuplot-nox); }
+need-disassembler:
+	@if [ -x '$(call tool_path,cuobjdump)' ] && [ -x '$(call tool_path,nvdisasm)' ]; then :; else \
 	  echo "deps: this CUDA toolkit has no cuobjdump or nvdisasm: installing them from PyPI into $(DEPS_DIR)/python"; \
 	  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(DEPS_DIR)/python \
 	    nvidia-cuda-cuobjdump==$(DISASM_VERSION) nvidia-cuda-nvdisasm==$(DISASM_VERSION) && \
-	  [ -x $(PIP_BIN)/cuobjdump ] && [ -x $(PIP_BIN)/nvdisasm ] && echo "deps: cuobjdump and nvdisasm are in $(PIP_BIN)"; \
+	  [ -x $(PIP_BIN)/cuobjdump ] && [ -x $(PIP_BIN)/nvdisasm ] || \
+	  { echo "deps: cuobjdump and nvdisasm could not be installed: run: python3 -m pip install --target $(DEPS_DIR)/python nvidia-cuda-cuobjdump==$(DISASM_VERSION) nvidia-cuda-nvdisasm==$(DISASM_VERSION)" >&2; exit 2; }; \
 	fi
+
+deps: need-criterion need-gnuplot need-disassembler
+	@echo "deps: Criterion, gnuplot, cuobjdump and nvdisasm are installed"
 
 clean:
 	rm -rf $(BUILD) $(STEPS)

@@ -36,7 +36,8 @@ static const char *quote(char *q, size_t len, const char *s)
 
 /* A whole number in min..max, written in decimal with an optional '+' (the one sign
  * policy for every integer option and size); no white space, no junk. `why_max` says
- * where the bound comes from. */
+ * where the bound comes from. Every value outside the range gets the one wording
+ * "WHAT 'V' is out of range (MIN..MAX...)". */
 static int parse_whole(const char *s, const char *what, unsigned long long min, unsigned long long max,
                        const char *why_max, unsigned long long *out, char *err, size_t err_len)
 {
@@ -48,8 +49,7 @@ static int parse_whole(const char *s, const char *what, unsigned long long min, 
         return fail(err, err_len, "%s %s starts with white space", what, q);
     const char *p = s + (*s == '+');
     if (*s == '-' && isdigit((unsigned char)s[1]))
-        return min == 0 ? fail(err, err_len, "%s %s must be 0 or more", what, q)
-                        : fail(err, err_len, "%s %s must be at least %llu", what, q, min);
+        return fail(err, err_len, "%s %s is out of range (%llu..%llu%s)", what, q, min, max, why_max);
     if (!isdigit((unsigned char)*p))
         return fail(err, err_len, "%s %s is not a number", what, q);
     unsigned long long v = 0;
@@ -65,11 +65,8 @@ static int parse_whole(const char *s, const char *what, unsigned long long min, 
         char junk[80];
         return fail(err, err_len, "%s %s has trailing characters %s", what, q, quote(junk, sizeof junk, p));
     }
-    if (too_large || v > max)
-        return fail(err, err_len, "%s %s is too large: the largest is %llu%s", what, q, max, why_max);
-    if (v < min)
-        return min == 1 ? fail(err, err_len, "%s %s must be at least 1", what, q)
-                        : fail(err, err_len, "%s %s must be at least %llu", what, q, min);
+    if (too_large || v > max || v < min)
+        return fail(err, err_len, "%s %s is out of range (%llu..%llu%s)", what, q, min, max, why_max);
     *out = v;
     return 0;
 }
@@ -135,7 +132,7 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
         return fail(err, err_len, "too many sizes: %s (give M, or M N K)", quote(q, sizeof q, s));
     }
     int rc = parse_int(s, names[*n_sizes], 1, MAX_SIZE,
-                       " (2^30), so that no step's 32-bit index arithmetic can overflow", &sizes[*n_sizes],
+                       " = 2^30, so that no step's 32-bit index arithmetic can overflow", &sizes[*n_sizes],
                        err, err_len);
     if (rc == 0)
         (*n_sizes)++;
@@ -179,7 +176,9 @@ void print_help(FILE *out, const char *prog, const step_info *step)
     fprintf(out, "\nComputes C = alpha*A*B + beta*C in FP32 (row-major; A is MxK, B is KxN, C is MxN),\n"
            "checks every element against cuBLAS (strict FP32) and times the step against cuBLAS.\n"
            "With one size, N = K = M. Each size is 1..%d (2^30); after \"--\" every argument\n"
-           "is a size. Whole numbers may carry a '+', never a '-'.\n\n"
+           "is a size. Whole numbers may carry a '+', never a '-'. A long option may be\n"
+           "shortened to any prefix that names it alone (--rep 5), and takes its value after\n"
+           "a space or an '=' (--reps=5). -h and --help, anywhere, print this and exit 0.\n\n"
            "  --reps N        timed launches of the step and of cuBLAS each, 1..%d (default %d)\n"
            "  --warmup MS     warm-up time in milliseconds before timing, 0..%d (default %d)\n"
            "  --seed S        seed of the input generator (default %llu)\n"
@@ -209,7 +208,7 @@ void print_help(FILE *out, const char *prog, const step_info *step)
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
                  "                  default_stages, kernel_choice, track) and exit, touching no GPU\n"
-                 "  --help          this text\n\n"
+                 "  --help, -h      this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
 
@@ -227,6 +226,14 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->track = step->track ? harness_track_parts(step) - 1 : 0;
     cfg->unroll = UNROLL_AS_PLANNED;
     err[0] = '\0';
+
+    /* -h or --help anywhere before "--" wins over everything else on the line: whoever
+     * asks for help gets it, whatever else they typed. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cfg->help = 1;
+            return 0;
+        }
 
     static const struct option options[] = {
         {"reps", required_argument, NULL, OPT_REPS},
@@ -269,7 +276,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                 return rc;
             break;
         case OPT_WARMUP:
-            if ((rc = parse_int(arg, "--warmup", 0, MAX_WARMUP_MS, " (one minute)", &cfg->warmup_ms, err,
+            if ((rc = parse_int(arg, "--warmup", 0, MAX_WARMUP_MS, " ms, one minute", &cfg->warmup_ms, err,
                                 err_len)))
                 return rc;
             break;
@@ -311,13 +318,8 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         case OPT_STAGES:
             if (step->max_stages <= 0)
                 return fail(err, err_len, "unknown option '--stages' (%s has no pipeline stages)", step->name);
-            if ((rc = parse_int(arg, "--stages", 1, INT_MAX, "", &cfg->stages, err, err_len)))
+            if ((rc = parse_int(arg, "--stages", 1, step->max_stages, "", &cfg->stages, err, err_len)))
                 return rc;
-            if (cfg->stages > step->max_stages) {
-                char q[80];
-                return fail(err, err_len, "--stages %s is out of range (1..%d)", quote(q, sizeof q, arg),
-                            step->max_stages);
-            }
             break;
         case OPT_TRACK: {
             char q[80], parts[256];

@@ -74,7 +74,9 @@ static int check_fits(const char *prog, const step_info *step, const run_config 
     size_t need;
     if (!device_bytes_needed(cfg->m, cfg->n, cfg->k, dev ? dev->l2_bytes : 0, &need)) {
         if (!dev) {
-            snprintf(err, sizeof err, "sizes M=%d N=%d K=%d: the element count overflows 64-bit sizes",
+            snprintf(err, sizeof err,
+                     "sizes M=%d N=%d K=%d: the bytes they need (A, B, C and the check's copies of them) "
+                     "overflow a 64-bit count",
                      cfg->m, cfg->n, cfg->k);
             return usage_error(prog, step, err);
         }

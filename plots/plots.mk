@@ -50,11 +50,13 @@ STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README
 results: $(BUILT_STEPS) left-out
 	@$(COURSE) run '$(RESULTS)' $(PLOT_STEPS) --sizes '$(SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 
-# The GPU machine may have no gnuplot: then the CSV is the result, drawn elsewhere.
+# The GPU machine may have no gnuplot, nor a way to install it: then the CSV is the result,
+# drawn elsewhere.
 plots: results
+	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
 	@$(CHART) '$(RESULTS)' '$(OUT)' $(PLOT_CHARTS) --optional plots
 
-chart:
+chart: need-gnuplot
 	@$(CHART) '$(CSV)' '$(OUT)' $(PLOT_CHARTS)
 
 table:
@@ -63,7 +65,7 @@ table:
 sweep: $(patsubst ./%,%,$(SWEEP_STEP))
 	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' --reps '$(REPS)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
 
-sweep-chart:
+sweep-chart: need-gnuplot
 	@$(CHART) '$(SWEEP_CSV)' '$(OUT)' sweep
 
 ablation: $(ABLATION_BUILD)

@@ -157,8 +157,8 @@ Test(args, a_ten_thousand_digit_size_gets_a_short_error_with_its_reason)
     huge[10000] = '\0';
     const char *const args[] = {huge, NULL};
     cr_expect_eq(parse_list(&PLAIN, &c, err, sizeof err, args), EXIT_USAGE);
-    cr_expect_str_eq(err, "M '999999999999999999999999...' (10000 characters) is too large: the largest is "
-                          "1073741824 (2^30), so that no step's 32-bit index arithmetic can overflow");
+    cr_expect_str_eq(err, "M '999999999999999999999999...' (10000 characters) is out of range "
+                          "(1..1073741824 = 2^30, so that no step's 32-bit index arithmetic can overflow)");
     huge[5] = 'x';
     cr_expect_eq(parse_list(&PLAIN, &c, err, sizeof err, args), EXIT_USAGE);
     cr_expect_str_eq(err, "M '99999x999999999999999999...' (10000 characters) has trailing characters "
@@ -300,6 +300,69 @@ Test(args, track_and_unroll_on_a_step_with_a_track)
     cr_expect_str_eq(err, "unknown option '--track' (stepY_staged has no going-further track)");
     cr_expect_eq(PARSE(&PLAIN, &c, "64", "--unroll", "no"), EXIT_USAGE);
     cr_expect_str_eq(err, "unknown option '--unroll' (stepX_plain has no going-further track)");
+}
+
+/* -h means --help, and either, anywhere before "--", prints the help and exits 0, whatever
+ * else is on the line, bad values included. */
+Test(args, help_anywhere_wins_and_h_is_help)
+{
+    char err[512];
+    run_config c;
+    static const char *const lines[][6] = {
+        {"-h", NULL},
+        {"--help", "--reps", "0", NULL},
+        {"--reps", "0", "--help", NULL},
+        {"64", "--stages", "9", "-h", NULL},
+        {"--bogus", "--help", NULL},
+        {"x", "y", "z", "w", "--help", NULL},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        cr_expect_eq(parse_list(&STAGED, &c, err, sizeof err, lines[i]), 0, "line %zu: %s", i, err);
+        cr_expect_eq(c.help, 1, "line %zu", i);
+    }
+    /* after "--" it is a size, and not one */
+    cr_expect_eq(PARSE(&STAGED, &c, "--", "--help"), EXIT_USAGE);
+}
+
+/* Long options may be shortened to a prefix that names one alone, and take a value after
+ * '=' (getopt_long's rules, said so in --help); an ambiguous prefix is refused. */
+Test(args, abbreviated_options_and_equals_are_accepted_as_documented)
+{
+    char err[512];
+    run_config c;
+    PARSE_OK(&STAGED, &c, "64", "--rep", "5", "--warm=7", "--csv-h", "--stag=3");
+    cr_expect_eq(c.reps, 5);
+    cr_expect_eq(c.warmup_ms, 7);
+    cr_expect(c.csv && c.csv_header);
+    cr_expect_eq(c.stages, 3);
+    PARSE_OK(&STAGED, &c, "64", "--reps=5");
+    cr_expect_eq(c.reps, 5);
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--csv"), 0);
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--c"), EXIT_USAGE, "--c names --csv and --csv-header: ambiguous");
+}
+
+/* One wording for every value outside its range: "WHAT 'V' is out of range (MIN..MAX...)". */
+Test(args, every_range_message_has_one_wording)
+{
+    char err[512];
+    run_config c;
+    static const struct {
+        const char *opt, *value, *message;
+    } cases[] = {
+        {"--reps", "0", "--reps '0' is out of range (1..10000)"},
+        {"--reps", "10001", "--reps '10001' is out of range (1..10000)"},
+        {"--reps", "-3", "--reps '-3' is out of range (1..10000)"},
+        {"--warmup", "60001", "--warmup '60001' is out of range (0..60000 ms, one minute)"},
+        {"--stages", "5", "--stages '5' is out of range (1..4)"},
+        {"--stages", "0", "--stages '0' is out of range (1..4)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_expect_eq(PARSE(&STAGED, &c, "64", cases[i].opt, cases[i].value), EXIT_USAGE);
+        cr_expect_str_eq(err, cases[i].message);
+    }
+    cr_expect_eq(PARSE(&STAGED, &c, "0"), EXIT_USAGE);
+    cr_expect_str_eq(err, "M '0' is out of range (1..1073741824 = 2^30, so that no step's 32-bit index arithmetic "
+                          "can overflow)");
 }
 
 Test(args, repeated_calls_start_afresh)

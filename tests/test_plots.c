@@ -471,6 +471,51 @@ Test(tools, profile_runs_ncu_on_the_first_launch_and_reads_its_metrics)
     rm_rf(dir);
 }
 
+/* The lines of s that make itself wrote ("make: *** [...] Error 2"), not the recipe. */
+static int count_make_lines(const char *s)
+{
+    int n = 0;
+    for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        n += strncmp(p, "make: ", 6) == 0 || strncmp(p, "make[", 5) == 0;
+    return n;
+}
+
+/* make test, make chart and make plots install what they need when it is missing, as make
+ * deps does, or say in one line which command to run (here: no apt-get to run). */
+Test(tools, a_missing_tool_is_installed_or_named_in_one_line)
+{
+    char *log;
+    int rc = sh(&log, NULL, MAKE "need-gnuplot GNUPLOT=/no/such/gnuplot APT_GET=/no/such/apt-get");
+    cr_expect(rc == 2 && count_lines(log) - count_make_lines(log) == 1 &&
+                  strstr(log, "chart: gnuplot is not installed: run: sudo apt-get install -y gnuplot-nox"),
+              "no one-line answer for a missing gnuplot:\n%s", log);
+    free(log);
+    rc = sh(&log, NULL, MAKE "need-criterion CC=false APT_GET=/no/such/apt-get");
+    cr_expect(rc == 2 && count_lines(log) - count_make_lines(log) == 1 &&
+                  strstr(log, "test: Criterion is not installed: run: sudo apt-get install -y libcriterion-dev"),
+              "no one-line answer for a missing Criterion:\n%s", log);
+    free(log);
+    rc = sh(&log, NULL, MAKE "need-criterion need-gnuplot");
+    cr_expect_eq(rc, 0, "with both installed, nothing to do:\n%s", log);
+    free(log);
+}
+
+/* The Makefile's CC takes effect: gcc by default, the command line's or the environment's
+ * when given (make's built-in default, cc, does not count). */
+Test(tools, cc_is_gcc_unless_set)
+{
+    char *log;
+    int rc = sh(&log, NULL, "env -u CC " MAKE "-n -B build/common/stats.o | grep -c '^gcc .* -c common/stats.c'");
+    cr_expect(rc == 0 && atoi(log) == 1, "make does not compile with gcc by default:\n%s", log);
+    free(log);
+    rc = sh(&log, NULL, MAKE "-n -B build/common/stats.o CC=my-cc | grep -c '^my-cc .* -c common/stats.c'");
+    cr_expect(rc == 0 && atoi(log) == 1, "CC=my-cc is not taken:\n%s", log);
+    free(log);
+    rc = sh(&log, NULL, "CC=my-cc2 " MAKE "-n -B build/common/stats.o | grep -c '^my-cc2 .* -c common/stats.c'");
+    cr_expect(rc == 0 && atoi(log) == 1, "CC from the environment is not taken:\n%s", log);
+    free(log);
+}
+
 /* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
  * that step's sources; and a changed quote is caught. */
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
