@@ -546,7 +546,12 @@ Test(tools, each_step_describes_the_stages_it_takes)
                 "if [ $max -gt 0 ]; then $s 64 --stages $max --describe >/dev/null || exit 5; fi; "
                 "$s 64 --stages $((max + 1)) --describe >/dev/null 2>&1; [ $? = 2 ] || exit 6; done");
     cr_expect_eq(rc, 0, "a step's --describe is malformed or does not match --stages (%d):\n%s", rc, log);
-    cr_expect(strstr(log, "max_stages=0") && strstr(log, "name=step5_pipeline max_stages=4 default_stages=2"),
-              "no step without stages, or step 5's range is not 1..4 (default 2):\n%s", log);
+    cr_expect(strstr(log, "max_stages=0"), "no step without stages:\n%s", log);
+    /* Step 5 is built only for sm_80 or newer (cp.async): with an older ARCH it is absent. */
+    if (access("./step5", X_OK) == 0)
+        cr_expect(strstr(log, "name=step5_pipeline max_stages=4 default_stages=2"),
+                  "step 5's range is not 1..4 (default 2):\n%s", log);
+    else
+        cr_log_info("./step5 is not built (ARCH older than sm_80): its stage range is not checked");
     free(log);
 }
