@@ -76,6 +76,9 @@ $(BUILD)/nvflags.stamp: FORCE
 	$(call stamp,$(NVCC) $(NVFLAGS))
 
 # --- the harness ---------------------------------------------------------------------
+# device.o knows the architecture the steps are built for, to refuse a GPU that cannot run it.
+$(BUILD)/common/device.o: $(BUILD)/nvflags.stamp
+$(BUILD)/common/device.o: CFLAGS += -DBUILT_SM=$(SM_NUMBER)
 $(BUILD)/common/report.o: $(BUILD)/commit.stamp
 $(BUILD)/common/report.o: CFLAGS += -DGIT_COMMIT='"$(GIT_COMMIT)"'
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/cflags.stamp

@@ -49,6 +49,22 @@ int cuda_device_count(char *why, size_t len)
     return 0;
 }
 
+#ifndef BUILT_SM
+#define BUILT_SM 0   /* the Makefile passes the architecture the steps are built for */
+#endif
+
+int arch_mismatch(int built_sm, int major, int minor, const char *gpu, char *msg, size_t len)
+{
+    int cc = major * 10 + minor;
+    if (built_sm <= 0 || built_sm <= cc)
+        return 0;
+    snprintf(msg, len,
+             "this binary holds code for sm_%d (and compute_%d PTX), which runs on GPUs of compute capability "
+             "%d.%d or newer; the %s is sm_%d: rebuild for it with `make clean && make ARCH=sm_%d`",
+             built_sm, built_sm, built_sm / 10, built_sm % 10, gpu, cc, cc);
+    return 1;
+}
+
 void device_open(device_info *info)
 {
     char why[256];
@@ -59,6 +75,11 @@ void device_open(device_info *info)
     struct cudaDeviceProp prop;
     CUDA_CHECK(cudaSetDevice(0));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    char msg[512];
+    if (arch_mismatch(BUILT_SM, prop.major, prop.minor, prop.name, msg, sizeof msg)) {
+        fprintf(stderr, "error: %s\n", msg);
+        exit(EXIT_CUDA);
+    }
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->sm_count = prop.multiProcessorCount;
     info->l2_bytes = prop.l2CacheSize;

@@ -31,6 +31,11 @@ int cuda_device_count(char *why, size_t len);
 /* Picks device 0 and fills info. Exits with EXIT_CUDA, saying why, when there is no GPU. */
 void device_open(device_info *info);
 
+/* 1, with one line in msg, when a binary built for sm_<built_sm> (its SASS and its PTX)
+ * cannot run on a GPU of compute capability major.minor: the PTX runs only on that
+ * capability or newer. 0 when it can, or when built_sm is 0 (not known). */
+int arch_mismatch(int built_sm, int major, int minor, const char *gpu, char *msg, size_t len);
+
 /* C sits inside a larger allocation, between two guard bands of GUARD_FLOATS words
  * filled with GUARD_BYTE: a step that writes just outside C is caught, not only one
  * that writes outside the allocation (which compute-sanitizer sees). 4 KiB keeps C's

@@ -58,3 +58,21 @@ Test(device_memory, format_bytes)
     format_bytes(small, sizeof small, 1536.0);
     cr_expect_str_eq(small, "1.50 ", "cut to the buffer, NUL-terminated");
 }
+
+/* A binary's code runs on its own compute capability and newer (PTX): an older GPU is told
+ * so in one line that names both architectures and the command that rebuilds for it. */
+Test(device, a_gpu_older_than_the_binary_gets_the_rebuild_command)
+{
+    char msg[512] = "";
+    cr_expect_eq(arch_mismatch(90, 8, 6, "NVIDIA GeForce RTX 3090", msg, sizeof msg), 1);
+    cr_expect_str_eq(msg, "this binary holds code for sm_90 (and compute_90 PTX), which runs on GPUs of compute "
+                          "capability 9.0 or newer; the NVIDIA GeForce RTX 3090 is sm_86: rebuild for it with "
+                          "`make clean && make ARCH=sm_86`");
+    cr_expect_eq(arch_mismatch(80, 7, 5, "Tesla T4", msg, sizeof msg), 1);
+    cr_expect(strstr(msg, "the Tesla T4 is sm_75") && strstr(msg, "make ARCH=sm_75"));
+    /* the same or a newer GPU runs it (the driver compiles the PTX), and an unknown build is not refused */
+    cr_expect_eq(arch_mismatch(86, 9, 0, "NVIDIA H200", msg, sizeof msg), 0);
+    cr_expect_eq(arch_mismatch(90, 9, 0, "NVIDIA H200", msg, sizeof msg), 0);
+    cr_expect_eq(arch_mismatch(90, 12, 0, "NVIDIA GeForce RTX 5090", msg, sizeof msg), 0);
+    cr_expect_eq(arch_mismatch(0, 7, 5, "Tesla T4", msg, sizeof msg), 0);
+}
