@@ -386,9 +386,16 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
 /* --describe: what the tools need to know of the step, as one line of key=value words. */
 void args_print_describe(const step_info *step)
 {
-    char parts[256];
-    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s\n", step->name,
+    char parts[256], tiles[160] = "";
+    /* tiles=BMxBN:threads:min_blocks:smem:smem_stage,... (tile_option), for steps 3 to 5 */
+    for (int i = 0; step->tiles && i < 2; i++) {
+        const tile_option *t = &step->tiles[i];
+        size_t used = strlen(tiles);
+        snprintf(tiles + used, sizeof tiles - used, "%s%dx%d:%d:%d:%zu:%zu", i ? "," : "", t->bm, t->bn, t->threads,
+                 t->min_blocks, t->smem, t->smem_stage);
+    }
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s\n", step->name,
            step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL, track_list(parts, sizeof parts, step, ","));
+           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles);
 }
 

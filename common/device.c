@@ -49,6 +49,9 @@ int cuda_device_count(char *why, size_t len)
     return 0;
 }
 
+/* Why SGEMM_PLAN_DEVICE was refused (harness_gpu_limits). */
+static char plan_device_why[256];
+
 #ifndef BUILT_SM
 #define BUILT_SM 0   /* the Makefile passes the architecture the steps are built for */
 #endif
@@ -80,6 +83,15 @@ void device_open(device_info *info)
         fprintf(stderr, "error: %s\n", msg);
         exit(EXIT_CUDA);
     }
+    gpu_limits gpu;
+    cudaError_t err;
+    const char *spec = getenv(PLAN_DEVICE_VAR);
+    if (!harness_gpu_limits(&gpu, &err)) {
+        CUDA_CHECK(err);
+        fprintf(stderr, "error: %s='%s': %s\n", PLAN_DEVICE_VAR, spec, plan_device_why);
+        exit(EXIT_USAGE);
+    }
+    snprintf(info->plan_device, sizeof info->plan_device, "%s", spec ? spec : "");
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->sm_count = prop.multiProcessorCount;
     info->l2_bytes = prop.l2CacheSize;
@@ -125,15 +137,6 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
-int harness_sm_count(cudaError_t *err)
-{
-    int device, sms = 0;
-    *err = cudaGetDevice(&device);
-    if (*err == cudaSuccess)
-        *err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    return *err == cudaSuccess ? sms : 0;
-}
-
 void *harness_workspace(size_t bytes, cudaError_t *err)
 {
     static void *memory;
@@ -155,13 +158,96 @@ void *harness_workspace(size_t bytes, cudaError_t *err)
     return memory;
 }
 
+int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err)
+{
+    static gpu_limits known;
+    static int state;   /* 0: not asked yet, 1: known, -1: SGEMM_PLAN_DEVICE refused */
+    *err = cudaSuccess;
+    if (state == 0) {
+        int device;
+        struct { int *to; enum cudaDeviceAttr attr; } asks[] = {
+            {&known.sms, cudaDevAttrMultiProcessorCount},
+            {&known.smem_block, cudaDevAttrMaxSharedMemoryPerBlockOptin},
+            {&known.smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor},
+            {&known.smem_reserved, cudaDevAttrReservedSharedMemoryPerBlock},
+            {&known.regs_sm, cudaDevAttrMaxRegistersPerMultiprocessor},
+            {&known.threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor},
+            {&known.blocks_sm, cudaDevAttrMaxBlocksPerMultiprocessor},
+            {&known.clusters, cudaDevAttrClusterLaunch},
+        };
+        *err = cudaGetDevice(&device);
+        for (size_t i = 0; *err == cudaSuccess && i < sizeof asks / sizeof asks[0]; i++)
+            *err = cudaDeviceGetAttribute(asks[i].to, asks[i].attr, device);
+        if (*err != cudaSuccess)
+            return 0;
+        const char *spec = getenv(PLAN_DEVICE_VAR);
+        state = !spec || fit_shrink(&known, spec, plan_device_why, sizeof plan_device_why) ? 1 : -1;
+    }
+    *gpu = known;
+    return state == 1;
+}
+
+cudaError_t harness_ask_smem(const void *kernel, size_t bytes)
+{
+    gpu_limits gpu;
+    cudaError_t err;
+    if (!harness_gpu_limits(&gpu, &err))
+        return err == cudaSuccess ? cudaErrorInvalidValue : err;
+    if (bytes > (size_t)gpu.smem_block) {
+        fprintf(stderr, "error: shared memory: a block asks for %zu bytes (%.1f KiB), and this device lets a block "
+                        "have %d (%.1f KiB)%s\n", bytes, bytes / 1024.0, gpu.smem_block, gpu.smem_block / 1024.0,
+                getenv(PLAN_DEVICE_VAR) ? " as " PLAN_DEVICE_VAR " sets it" : "");
+        return cudaErrorInvalidValue;
+    }
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+void harness_explain_cluster(const void *kernel, const cudaLaunchConfig_t *config, int cluster_blocks,
+                             cudaError_t err)
+{
+    int device, supported = 0, fit = -1;
+    if (cudaGetDevice(&device) == cudaSuccess)
+        (void)cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device);
+    if (supported && cudaOccupancyMaxActiveClusters(&fit, kernel, config) != cudaSuccess)
+        fit = -1;
+    (void)cudaGetLastError();   /* the query's own error, if any, is not the launch's */
+    char holds[96];
+    if (!supported)
+        snprintf(holds, sizeof holds, "this device does not launch clusters");
+    else if (fit >= 0)
+        snprintf(holds, sizeof holds, "%d such clusters fit on this device at once", fit);
+    else
+        snprintf(holds, sizeof holds, "how many fit could not be read");
+    fprintf(stderr, "error: thread-block clusters: a cluster of %d blocks of %u threads and %.1f KiB of shared "
+                    "memory each was refused (%s): %s\n", cluster_blocks, config->blockDim.x,
+            config->dynamicSmemBytes / 1024.0, cudaGetErrorName(err), holds);
+}
+
 size_t harness_tile_count(int m, int n, int bm, int bn)
 {
     return ((size_t)m + bm - 1) / bm * (((size_t)n + bn - 1) / bn);
 }
 
-int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err)
+tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err)
 {
-    int sms = harness_sm_count(err);
-    return *err == cudaSuccess && harness_tile_count(m, n, bm, bn) >= (size_t)sms;
+    gpu_limits gpu;
+    tile_plan p = {0};
+    if (harness_gpu_limits(&gpu, err))
+        p = fit_tiles(g->m, g->n, g->stages, options, 0, &gpu);
+    return p;
+}
+
+const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const char *tile_words,
+                                   char *buf, size_t len)
+{
+    cudaError_t err;
+    tile_plan p = harness_plan_tiles(g, options, &err);
+    if (err != cudaSuccess)
+        return "unknown (a device query failed)";
+    char stages[64] = "", blocks[96];
+    if (p.stages && p.stages != g->stages)
+        snprintf(stages, sizeof stages, ", %d stages (%d do not fit in a block)", p.stages, g->stages);
+    fit_describe_blocks(&p, options[p.tile].min_blocks, blocks, sizeof blocks);
+    snprintf(buf, len, "%s%s, %s", tile_words, stages, blocks);
+    return buf;
 }

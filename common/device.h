@@ -6,6 +6,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "fit.h"
+
 /* Every CUDA and cuBLAS call goes through one of these: on failure they print
  * the call, file:line and the API's own message, and exit with EXIT_CUDA. */
 #define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
@@ -21,6 +23,7 @@ typedef struct {
     int runtime_version;   /* e.g. 13000 */
     int driver_version;
     size_t free_bytes, total_bytes;
+    char plan_device[160];   /* SGEMM_PLAN_DEVICE as given, or "": the plans see a smaller device */
 } device_info;
 
 /* The number of CUDA devices, or 0 with the reason in words in why: no NVIDIA driver,
@@ -28,7 +31,8 @@ typedef struct {
  * why says how many. */
 int cuda_device_count(char *why, size_t len);
 
-/* Picks device 0 and fills info. Exits with EXIT_CUDA, saying why, when there is no GPU. */
+/* Picks device 0 and fills info. Exits with EXIT_CUDA, saying why, when there is no GPU,
+ * and with EXIT_USAGE when SGEMM_PLAN_DEVICE (harness_gpu_limits) cannot be read. */
 void device_open(device_info *info);
 
 /* 1, with one line in msg, when a binary built for sm_<built_sm> (its SASS and its PTX)

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "fit.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,21 +66,45 @@ typedef struct {
      * PART, and --unroll yes|no forces the stage loops; by default the whole track runs.
      * NULL for a step without one. */
     const char *const *track;
+    /* Steps 3 to 5: their two tiles, the larger first (harness_plan_tiles); `--describe`
+     * prints them, and the tests check their plans against real GPUs' limits. Else NULL. */
+    const tile_option *tiles;
 } step_info;
 
 /* The parts in step->track (the core counted), 0 for a step without a track. */
 int harness_track_parts(const step_info *step);
 
-/* The SM count of the current device; *err is the CUDA error of the query (then 0). */
-int harness_sm_count(cudaError_t *err);
+/* The environment variable that makes the launch plans see a smaller device than the
+ * GPU present (fit_shrink): SGEMM_PLAN_DEVICE="sms=82 smem_block=99K clusters=0". The
+ * kernels so planned still run on this GPU; the report says the plans were made so. */
+#define PLAN_DEVICE_VAR "SGEMM_PLAN_DEVICE"
+
+/* The limits the launch plans see: the current device's, shrunk by SGEMM_PLAN_DEVICE.
+ * Returns 1; 0 when a CUDA query failed (*err says which) or SGEMM_PLAN_DEVICE cannot be
+ * read (*err is cudaSuccess; the harness stopped at start-up, saying why). */
+int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err);
 
 /* The tiles of bm x bn that cover an m x n C. */
 size_t harness_tile_count(int m, int n, int bm, int bn);
 
-/* 1 when an m x n C cut into bm x bn tiles gives at least one tile to every SM of the
- * current device, else 0: the rule by which steps 3 to 6 choose their tile. *err is the
- * CUDA error of the SM count's query (then the answer is 0). */
-int harness_tiles_cover_sms(int m, int n, int bm, int bn, cudaError_t *err);
+/* Steps 3 to 5's plan (fit_tiles) for g on the current device; *err is the CUDA error of
+ * the device's query. The kernel line's words for it go to buf (the tile's own words
+ * first, then the stages that fit and the blocks an SM). */
+tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err);
+const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const char *tile_words,
+                                   char *buf, size_t len);
+
+/* Lets `kernel` launch with `bytes` of dynamic shared memory (cudaFuncSetAttribute),
+ * first checking them against what the device lets a block have: past it, one line on
+ * stderr names the resource, the amount and the limit, and the result is
+ * cudaErrorInvalidValue. */
+cudaError_t harness_ask_smem(const void *kernel, size_t bytes);
+
+/* After a cluster launch of `config` failed with err: one line on stderr naming the
+ * cluster asked for (its blocks, their threads and shared memory) and what the device
+ * holds (whether it launches clusters, how many such clusters fit at once). */
+void harness_explain_cluster(const void *kernel, const cudaLaunchConfig_t *config, int cluster_blocks,
+                             cudaError_t err);
 
 /* A buffer of at least `bytes` of device memory, zeroed when first allocated, kept for
  * the next call (a larger request replaces it): scratch space a step's launch function

@@ -57,8 +57,11 @@ static const char *variant(char *buf, size_t len, const run_report *r)
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
     const run_config *c = r->cfg;
-    char device[256], runtime[16], driver[16], err[32], var[96];
-    csv_clean(device, sizeof device, r->dev->name);
+    char device[256], named[448], runtime[16], driver[16], err[32], var[96];
+    /* A run planned for a smaller device says so where the device is named. */
+    snprintf(named, sizeof named, r->dev->plan_device[0] ? "%s (plans for " PLAN_DEVICE_VAR "=%s)" : "%s",
+             r->dev->name, r->dev->plan_device);
+    csv_clean(device, sizeof device, named);
     version_string(runtime, sizeof runtime, r->dev->runtime_version);
     version_string(driver, sizeof driver, r->dev->driver_version);
     if (!c->check)
@@ -96,6 +99,8 @@ void print_report(FILE *out, const run_report *r)
     fprintf(out, "%s: %s\n", r->step->name, r->step->idea);
     fprintf(out, "  device   %s, %d SMs, CUDA runtime %s, driver %s\n", r->dev->name, r->dev->sm_count,
             runtime, driver);
+    if (r->dev->plan_device[0])
+        fprintf(out, "  plans    for a smaller device: %s=%s\n", PLAN_DEVICE_VAR, r->dev->plan_device);
     fprintf(out, "  problem  C = alpha*A*B + beta*C, M=%d N=%d K=%d, alpha=%g beta=%g, %s inputs, seed %llu",
             c->m, c->n, c->k, (double)c->alpha, (double)c->beta,
             c->inputs == INPUTS_INTEGERS ? "integer" : c->inputs == INPUTS_NONFINITE ? "random (one NaN in A, one +Inf in B)" : "random",

@@ -88,12 +88,15 @@ sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b
         __syncthreads();
     }
 
+    // One pointer, and each element an offset from it: written as 64 addresses of their
+    // own, the stores need more than 128 registers before sm_90, and the compiler spills.
+    float *c_tile = c + (size_t)(tile_row + ty) * n + tile_col + tx;
     for (int i = 0; i < TM; i++) {
         int row = tile_row + ty + i * THREADS_M;
         for (int j = 0; j < TN; j++) {
             int col = tile_col + tx + j * THREADS_N;
             if (row < m && col < n) {
-                float *out = &c[(size_t)row * n + col];
+                float *out = c_tile + (size_t)i * THREADS_M * n + j * THREADS_N;
                 *out = beta == 0.0f ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *out;
             }
         }
@@ -111,31 +114,37 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 
 // Tiles against SMs: a block runs on one SM, so with fewer 128 x 128 tiles than
 // SMs some SMs get no work at all (at 1024: 64 tiles, 132 SMs on an H100 or H200).
-// Then the small tiles: 512 of them at 1024, about 4 blocks per SM.
+// Then the small tiles: 512 of them at 1024, about 4 blocks per SM. The harness's plan
+// makes that choice from the device's SM count, and says how many blocks an SM holds.
+template <typename CFG>
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, sizeof(float) * CFG::BK * (CFG::BM + CFG::BN), 0}; }
+static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return err;
-    return large_tiles ? launch_config<large>(g, stream) : launch_config<small>(g, stream);
+    return p.tile == 0 ? launch_config<large>(g, stream) : launch_config<small>(g, stream);
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach both.
-static const char *kernel_name(const gemm_args *g, char *, size_t)
+static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
-        return "unknown (the SM count could not be read)";
-    return large_tiles ? "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
-                       : "32x64 tiles of 4x4 a thread (fewer 128x128 tiles than SMs)";
+        return "unknown (a device query failed)";
+    return harness_describe_tiles(g, TILES, p.tile == 0 ? "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
+                                                        : "32x64 tiles of 4x4 a thread (fewer 128x128 tiles than SMs)",
+                                  buf, len);
 }
 
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
-        launch, 0, 0, kernel_name, NULL};
+        launch, 0, 0, kernel_name, NULL, TILES};
     return harness_main(argc, argv, &step);
 }

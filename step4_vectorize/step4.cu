@@ -186,33 +186,40 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 }
 
 // As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
+template <typename CFG>
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, 1, sizeof(float) * CFG::BK * (CFG::BM + A_PAD + CFG::BN), 0}; }
+static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return err;
-    return large_tiles ? launch_config<large>(g, stream) : launch_config<small>(g, stream);
+    return p.tile == 0 ? launch_config<large>(g, stream) : launch_config<small>(g, stream);
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach all four.
-static const char *kernel_name(const gemm_args *g, char *, size_t)
+static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
-        return "unknown (the SM count could not be read)";
-    if (large_tiles)
-        return rows_aligned(g) ? "128x128 tiles, 16-byte loads and stores (K and N multiples of 4)"
-                               : "128x128 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
-    return rows_aligned(g) ? "64x64 tiles, 16-byte loads and stores (K and N multiples of 4)"
-                           : "64x64 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
+        return "unknown (a device query failed)";
+    const char *words;
+    if (p.tile == 0)
+        words = rows_aligned(g) ? "128x128 tiles, 16-byte loads and stores (K and N multiples of 4)"
+                                : "128x128 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
+    else
+        words = rows_aligned(g) ? "64x64 tiles, 16-byte loads and stores (K and N multiples of 4)"
+                                : "64x64 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
+    return harness_describe_tiles(g, TILES, words, buf, len);
 }
 
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
-        launch, 0, 0, kernel_name, NULL};
+        launch, 0, 0, kernel_name, NULL, TILES};
     return harness_main(argc, argv, &step);
 }

@@ -286,17 +286,18 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
     // B's and C's rows 16-byte aligned: 16-byte copies and stores.
     auto kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true> : sgemm_pipelined<CFG, K_PIPE_MAX, false>;
     // Past 48 KiB of shared memory a kernel must ask for it.
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t err = harness_ask_smem((const void *)kernel, smem);
     if (err != cudaSuccess)
         return err;
     kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
     return cudaGetLastError();
 }
 
+// The stages the plan gives: those asked for, unless a block cannot hold them.
 template <typename CFG>
-static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
+static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t stream)
 {
-    switch (g->stages) {
+    switch (stages) {
     case 1: return launch_config<CFG, 1>(g, stream);
     case 2: return launch_config<CFG, 2>(g, stream);
     case 3: return launch_config<CFG, 3>(g, stream);
@@ -306,33 +307,40 @@ static cudaError_t launch_stages(const gemm_args *g, cudaStream_t stream)
 }
 
 // As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
+template <typename CFG>
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE)}; }
+static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return err;
-    return large_tiles ? launch_stages<large>(g, stream) : launch_stages<small>(g, stream);
+    return p.tile == 0 ? launch_stages<large>(g, p.stages, stream) : launch_stages<small>(g, p.stages, stream);
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach all four.
-static const char *kernel_name(const gemm_args *g, char *, size_t)
+static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    bool large_tiles = harness_tiles_cover_sms(g->m, g->n, large::BM, large::BN, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
-        return "unknown (the SM count could not be read)";
-    if (large_tiles)
-        return g->n % 4 == 0 ? "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
-                             : "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
-    return g->n % 4 == 0 ? "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
-                         : "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+        return "unknown (a device query failed)";
+    const char *words;
+    if (p.tile == 0)
+        words = g->n % 4 == 0 ? "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                              : "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+    else
+        words = g->n % 4 == 0 ? "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                              : "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+    return harness_describe_tiles(g, TILES, words, buf, len);
 }
 
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 2, kernel_name, NULL};
+        launch, MAX_STAGES, 2, kernel_name, NULL, TILES};
     return harness_main(argc, argv, &step);
 }

@@ -2,23 +2,20 @@
 // the kernel it names, built for every stage count, loop and copy width it may ask for.
 #include <type_traits>
 
-// What the plan needs of the device: its SM count, and whether K can be split over a
-// cluster. That needs a GPU that launches clusters (compute capability 9.0) and cluster
-// code in this binary: its kernels compiled from PTX for sm_90 or newer (ptxVersion).
-// A binary built for compute_86 and compiled by the driver for a Hopper GPU reports
-// binaryVersion 90, yet its cluster epilogue was compiled as a trap.
+// What the plan needs of the device: its limits (the harness reads them, and
+// SGEMM_PLAN_DEVICE may make them smaller), and whether K can be split over a cluster.
+// That needs a GPU that launches clusters (compute capability 9.0) and cluster code in
+// this binary: its kernels compiled from PTX for sm_90 or newer (ptxVersion). A binary
+// built for compute_86 and compiled by the driver for a Hopper GPU reports binaryVersion
+// 90, yet its cluster epilogue was compiled as a trap.
 static cudaError_t query_device(plan_device *dev)
 {
-    int device, clusters = 0;
     cudaFuncAttributes attr;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&dev->sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device);
-    if (err == cudaSuccess)
-        err = cudaFuncGetAttributes(&attr, sgemm_warp_tiles<warp_mid, 2, true, k_split<2>, true>);
-    dev->clusters = err == cudaSuccess && clusters && attr.ptxVersion >= 90;
+    cudaError_t err;
+    if (!harness_gpu_limits(dev, &err))
+        return err == cudaSuccess ? cudaErrorInvalidValue : err;
+    err = cudaFuncGetAttributes(&attr, sgemm_warp_tiles<warp_mid, 2, true, k_split<2>, true>);
+    dev->clusters = err == cudaSuccess && dev->clusters && attr.ptxVersion >= 90;
     return err;
 }
 
@@ -88,7 +85,7 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
     cudaError_t err = plan_for(g, &p);
     if (err != cudaSuccess)
         return err;
-    switch (g->stages) {
+    switch (p.stages) {   // as asked, unless a block cannot hold them
     case 1: return launch_stages<1>(g, p, stream);
     case 2: return launch_stages<2>(g, p, stream);
     case 3: return launch_stages<3>(g, p, stream);

@@ -3,6 +3,7 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "../common/harness.h"
 
@@ -17,6 +18,15 @@ static long long tiles_of(int m, int n, tile_id t)
 static size_t stage_bytes(tile_id t)
 {
     return (size_t)TILES[t].bk * (size_t)(TILES[t].bm + 4 + TILES[t].bn) * sizeof(float);
+}
+
+/* Blocks of tile t with smem bytes of shared memory an SM holds (registers at most what
+ * __launch_bounds__ allows), and what sets that. */
+static int blocks_per_sm(tile_id t, size_t smem, const plan_device *dev, const char **limit)
+{
+    const tile_shape *s = &TILES[t];
+    block_need need = {s->threads, fit_bounded_regs(dev->regs_sm, s->threads, s->min_blocks), smem};
+    return fit_blocks_per_sm(dev, &need, limit);
 }
 
 /* Step 6's core, as step 5: 128 x 128 tiles when there are at least as many as SMs, else
@@ -44,7 +54,9 @@ static void plan_warp(step6_plan *p, int m, int n, int k, const plan_device *dev
         return;
     if (2 * tiles_of(m, n, TILE_MID) < dev->sms)
         p->tile = TILE_SMALL;
-    long long tiles = tiles_of(m, n, p->tile), slots = (long long)dev->sms * TILES[p->tile].min_blocks;
+    const char *limit;
+    long long tiles = tiles_of(m, n, p->tile);
+    long long slots = (long long)dev->sms * blocks_per_sm(p->tile, p->stages * stage_bytes(p->tile), dev, &limit);
     while (p->split < MAX_SPLIT && tiles * p->split < dev->sms && k >= 2 * p->split * 32)
         p->split *= 2;
     if (p->split < MAX_SPLIT && k >= 2 * p->split * 128 && tiles * 2 * p->split <= slots)
@@ -76,9 +88,18 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 {
     step6_plan p = {0};
     p.track = (track_part)track;
+    p.stages_asked = stages;
     p.stages = stages;
     p.vec = n % 4 == 0;
     p.split = 1;
+    /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
+       the fewest any tile of the track holds, so that the choices below see them. */
+    for (int t = 0; t < TILE_SHAPES; t++) {
+        int fits = fit_stages(dev, 0, stage_bytes((tile_id)t), stages);
+        p.stages = fits < p.stages ? fits : p.stages;
+    }
+    if (p.stages < 1)
+        p.stages = 1;
     if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
         if (p.track >= TRACK_WARP_TILES)
             plan_warp(&p, m, n, k, dev);
@@ -95,15 +116,16 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         p.loop = unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN;
     else
         p.loop = unroll == UNROLL_NO ? LOOP_ROLLED : LOOP_UNROLLED;
-    if (stages == 1 && p.loop == LOOP_ROLLED)
+    if (p.stages == 1 && p.loop == LOOP_ROLLED)
         p.loop = LOOP_UNROLLED;
 
     p.blocks = p.tiles * p.split;
-    p.smem_bytes = (size_t)stages * stage_bytes(p.tile);
+    p.smem_bytes = (size_t)p.stages * stage_bytes(p.tile);
     if (p.split > 1) {   /* the partial tiles are added up over the stages, and may need more */
         size_t partial = (size_t)TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
         p.smem_bytes = p.smem_bytes > partial ? p.smem_bytes : partial;
     }
+    p.blocks_per_sm = blocks_per_sm(p.tile, p.smem_bytes, dev, &p.limit);
     if (p.runs > 0) {   /* the whole waves first, one block a tile; then the runs */
         p.blocks = p.tiles - p.tiles % dev->sms;
         /* a slot for each piece of a cut tile (fewer than twice the SMs), a count for each
@@ -117,7 +139,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TILES[p->tile];
-    char warps[32] = "", k_share[96], loop[64];
+    char warps[32] = "", k_share[96], loop[96], blocks[96];
     if (t->wm)
         snprintf(warps, sizeof warps, " in warps of %dx%d", t->wm, t->wn);
     if (p->runs)
@@ -133,6 +155,12 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
         snprintf(loop, sizeof loop, "%d stages, %s", p->stages,
                  p->loop == LOOP_LEAN ? "a lean loop" : p->loop == LOOP_ROLLED ? "the stage loop rolled"
                                                                                : "the stage loop unrolled");
-    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces",
-                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4);
+    if (p->stages != p->stages_asked) {
+        size_t used = strlen(loop);
+        snprintf(loop + used, sizeof loop - used, " (%d stages do not fit in a block)", p->stages_asked);
+    }
+    tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
+    fit_describe_blocks(&fit, t->min_blocks, blocks, sizeof blocks);
+    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces, %s",
+                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4, blocks);
 }

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "../common/fit.h"
+
 #ifdef __cplusplus
 #define PLAN_TABLE constexpr
 extern "C" {
@@ -60,19 +62,20 @@ typedef enum { KERNEL_CORE, KERNEL_WARP, KERNEL_WIDE } kernel_kind;
  * stage offsets stepping round the ring). */
 typedef enum { LOOP_UNROLLED, LOOP_ROLLED, LOOP_LEAN } loop_kind;
 
-/* What the plan needs of the device. */
-typedef struct {
-    int sms;        /* multiprocessors */
-    int clusters;   /* 1: the device launches thread-block clusters and this binary holds
-                       their code (built for sm_90 or newer) */
-} plan_device;
+/* What the plan needs of the device: its limits (fit.h), with `clusters` 1 only where the
+ * GPU launches thread-block clusters and this binary holds their code (built for sm_90 or
+ * newer: launch.cuh). */
+typedef gpu_limits plan_device;
 
 typedef struct {
     track_part track;         /* the parts that may be used */
     kernel_kind kernel;
     tile_id tile;
     loop_kind loop;
-    int stages;
+    int stages;               /* as asked, or the most a block may hold */
+    int stages_asked;
+    int blocks_per_sm;        /* blocks of the first launch an SM holds at once */
+    const char *limit;        /* what sets blocks_per_sm (fit_blocks_per_sm) */
     int vec;                  /* N % 4 == 0: B copied and C stored in 16-byte pieces */
     int split;                /* blocks sharing a tile's K (one cluster); 1: K whole */
     long long tiles;          /* tiles of C */

@@ -77,7 +77,7 @@ struct k_split {
     static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
                               cudaStream_t stream, Args... args)
     {
-        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        cudaError_t err = harness_ask_smem((const void *)kernel, smem);
         if (err != cudaSuccess)
             return err;
         cudaLaunchAttribute cluster[2];
@@ -95,6 +95,8 @@ struct k_split {
         config.attrs = cluster;
         config.numAttrs = 2;
         err = cudaLaunchKernelEx(&config, kernel, args...);
+        if (err != cudaSuccess)   // a refused cluster: say which, and what the device holds
+            harness_explain_cluster((const void *)kernel, &config, SPLIT, err);
         return err != cudaSuccess ? err : cudaGetLastError();
     }
 };

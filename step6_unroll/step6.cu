@@ -327,7 +327,7 @@ template <typename... Params, typename... Args>
 static cudaError_t launch_kernel(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
                                  cudaStream_t stream, Args... args)
 {
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t err = harness_ask_smem((const void *)kernel, smem);
     if (err != cudaSuccess)
         return err;
     kernel<<<(unsigned)blocks, threads, smem, stream>>>(args...);
@@ -352,6 +352,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step6_unroll", "the pipeline's main loop unrolled by its stage count: every stage index a constant",
-        launch, MAX_STAGES, 3, kernel_name, TRACK_NAMES};
+        launch, MAX_STAGES, 3, kernel_name, TRACK_NAMES, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -60,7 +60,16 @@ __device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], f
 }
 
 // One block a run: a piece of each left-over tile the run crosses, each as the whole tiles
-// are done (wide_tile), then handed over or added up.
+// are done (wide_tile), then handed over or added up. Which piece, and which runs share
+// its tile, is the same for every thread of the block: thread 0 works it out into shared
+// memory. Kept in registers through the main loop, with the 128 accumulators, those
+// figures spilled to local memory on sm_80 to sm_89.
+struct tail_piece {
+    int t, first, count;   // tile t, its k-tiles first .. first + count - 1
+    int r0, r1;            // the runs holding a piece of tile t
+    int2 origin;           // the tile's first row and column of C
+};
+
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
 sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
@@ -68,25 +77,28 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
 {
     constexpr int BK = CFG::BK;
     extern __shared__ __align__(16) float smem[];
+    __shared__ tail_piece piece;
     int k_tiles = (k + BK - 1) / BK, k_first = k - (k_tiles - 1) * BK;   // 1 .. BK
     int run = blockIdx.x;
-    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end;) {
-        int t = (int)(at / k_tiles), first = (int)(at % k_tiles);   // tile t, from k-tile `first`
-        long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
-        int count = (int)(min(end, tile_end) - at);
-        int2 origin = tile_origin<CFG>(work.first_tile + t, m, n);
-        int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;   // k-tile 0 is the partial one
-        // The runs holding a piece of tile t are r0 .. r1; run r's piece has slot r + t
-        // (no two pieces share one: a later run never holds an earlier tile).
-        int r0 = work.run_of(tile_begin), r1 = work.run_of(tile_end - 1);
-        __syncthreads();   // the piece before is done with the stages
+    for (long long at = work.run_begin(run), end = work.run_begin(run + 1); at < end; at += piece.count) {
+        __syncthreads();   // the piece before is done with the stages, and with `piece`
+        if (threadIdx.x == 0) {
+            int t = (int)(at / k_tiles), first = (int)(at % k_tiles);   // tile t, from k-tile `first`
+            long long tile_begin = at - first, tile_end = tile_begin + k_tiles;
+            // The runs holding a piece of tile t are r0 .. r1; run r's piece has slot r + t
+            // (no two pieces share one: a later run never holds an earlier tile).
+            piece = {t, first, (int)(min(end, tile_end) - at), work.run_of(tile_begin), work.run_of(tile_end - 1),
+                     tile_origin<CFG>(work.first_tile + t, m, n)};
+        }
+        __syncthreads();
+        int k0 = piece.first == 0 ? 0 : k_first + (piece.first - 1) * BK;   // k-tile 0 is the partial one
         wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
-            smem, a, b, m, n, k, origin, k0, count, first == 0 ? k_first : BK,
+            smem, a, b, m, n, k, piece.origin, k0, piece.count, piece.first == 0 ? k_first : BK,
             [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
+                int t = piece.t, r0 = piece.r0, r1 = piece.r1;
                 if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
-                    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, origin.x, origin.y);
+                    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, piece.origin.x, piece.origin.y);
             });
-        at += count;
     }
 }
 

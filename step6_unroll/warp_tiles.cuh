@@ -56,15 +56,14 @@ template <typename CFG, bool VEC>
 struct whole_copies {
     using P = copy_plan<CFG>;
     int a_bytes[P::A_ROW_PASSES];   // 4 for a row inside A, 0 outside
-    int b_bytes[4];                 // per float of B's piece, or [0] for all 16 bytes
+    int b_bytes;                    // for B's 16-byte piece (VEC); without VEC each float
+                                    // is checked at its copy (four more registers spill)
     __device__ explicit whole_copies(const P &plan)
     {
 #pragma unroll
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             a_bytes[rp] = rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0;
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            b_bytes[j] = VEC ? (plan.b_cols > 0 ? 16 : 0) : (j < plan.b_cols ? 4 : 0);
+        b_bytes = plan.b_cols > 0 ? 16 : 0;
     }
 };
 
@@ -87,11 +86,11 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
         const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            cp_async_16(dst, src, size.b_bytes[0]);
+            cp_async_16(dst, src, size.b_bytes);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, size.b_bytes[j]);
+                cp_async_4(dst + j, src + j, j < plan.b_cols ? 4 : 0);
         }
     }
 }

@@ -1,30 +1,60 @@
-/* test_plan.c - step 6's launch plan (step6_unroll/plan.c), without a GPU.
+/* test_plan.c - the launch plans, without a GPU: step 6's (step6_unroll/plan.c) and steps
+ * 3 to 5's choice of tile and stages (fit_tiles, common/fit.c, with each step's tiles as
+ * its --describe gives them).
  *
- * The plan is a function of the problem and of two properties of the device (its SM
- * count, and whether it launches clusters with code for them in the binary): every GPU of
- * the table below gets every track part, stage count and shape family, and each plan must
- * cover C, launch what the grid allows, split K only with clusters, and fit its workspace. */
+ * A plan is a function of the problem and of the device's limits (fit.h). Every GPU of the
+ * table below gets every step, track part, stage count and shape family, and each plan
+ * must cover C, fit every limit of the device (shared memory a block and an SM, registers,
+ * threads and blocks an SM), launch what the grid allows, use clusters only where the
+ * device and the binary allow, and fit its workspace. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "plan.h"
+#include "process.h"
 
 typedef struct {
     const char *name;
-    plan_device dev;
+    int sm;            /* compute capability, as sm_XX */
+    plan_device dev;   /* sms, smem_block, smem_sm, smem_reserved, regs_sm, threads_sm, blocks_sm, clusters */
 } gpu;
 
-/* SM counts from the vendors' specifications; clusters need compute capability 9.0 or
- * newer (CUDA Programming Guide, "Thread Block Clusters"). */
+/* Each compute capability's limits are from the CUDA C++ Programming Guide (13.0), "Compute
+ * Capabilities", table "Technical Specifications per Compute Capability": shared memory an
+ * SM and a block (opt-in), 1 KiB reserved a block from 8.0 on ("Shared Memory" of each
+ * capability's section), 64 K registers an SM, resident threads (warps x 32) and blocks an
+ * SM; clusters from 9.0 on ("Thread Block Clusters"). SM counts are from the vendor's
+ * data sheet or architecture whitepaper of each product, named with it. */
+#define CC75(sms) {sms, 64 * 1024, 64 * 1024, 0, 65536, 1024, 16, 0}
+#define CC80(sms) {sms, 163 * 1024, 164 * 1024, 1024, 65536, 2048, 32, 0}
+#define CC86(sms) {sms, 99 * 1024, 100 * 1024, 1024, 65536, 1536, 16, 0}
+#define CC89(sms) {sms, 99 * 1024, 100 * 1024, 1024, 65536, 1536, 24, 0}
+#define CC90(sms) {sms, 227 * 1024, 228 * 1024, 1024, 65536, 2048, 32, 1}
+#define CC100(sms) {sms, 227 * 1024, 228 * 1024, 1024, 65536, 2048, 32, 1}
+#define CC120(sms) {sms, 99 * 1024, 100 * 1024, 1024, 65536, 1536, 32, 1}
 static const gpu GPUS[] = {
-    {"Tesla T4 (sm_75)", {40, 0}},          {"A100 (sm_80)", {108, 0}},
-    {"RTX 3090 (sm_86)", {82, 0}},          {"RTX 4090 (sm_89)", {128, 0}},
-    {"H100 PCIe (sm_90)", {114, 1}},        {"H100 SXM / H200 (sm_90)", {132, 1}},
-    {"B200 (sm_100)", {148, 1}},            {"H100 SXM, binary without sm_90 code", {132, 0}},
+    {"Tesla T4 (T4 data sheet: 2560 CUDA cores, 40 SMs)", 75, CC75(40)},
+    {"A10 (A10 data sheet, GA102: 72 SMs)", 86, CC86(72)},
+    {"A100 40 GB (A100 whitepaper: 108 SMs)", 80, CC80(108)},
+    {"A100 80 GB (A100 data sheet: 108 SMs)", 80, CC80(108)},
+    {"RTX 3060 (GA106, 3584 CUDA cores: 28 SMs)", 86, CC86(28)},
+    {"RTX 3090 (GA102, 10496 CUDA cores: 82 SMs)", 86, CC86(82)},
+    {"RTX 4090 (AD102, 16384 CUDA cores: 128 SMs)", 89, CC89(128)},
+    {"L4 (L4 data sheet, AD104: 58 SMs)", 89, CC89(58)},
+    {"H100 PCIe (H100 whitepaper: 114 SMs)", 90, CC90(114)},
+    {"H100 SXM5 (H100 whitepaper: 132 SMs)", 90, CC90(132)},
+    {"H200 (H100 SXM's GH100 with 141 GB: 132 SMs)", 90, CC90(132)},
+    {"B200 (Blackwell whitepaper: 148 SMs)", 100, CC100(148)},
+    {"RTX 5090 (GB202, 21760 CUDA cores: 170 SMs)", 120, CC120(170)},
 };
 enum { N_GPUS = sizeof GPUS / sizeof GPUS[0] };
+
+/* The H100 SXM / H200 row: the GPU the course measures on. */
+static const plan_device *hopper(void) { return &GPUS[9].dev; }
 
 /* Squares, odd sizes, skinny, deep K: the shape families. */
 static const int SHAPES[][3] = {
@@ -41,17 +71,24 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
 {
     int checked = 0;
     for (int g = 0; g < N_GPUS; g++)
+        for (int binary_clusters = 0; binary_clusters <= 1; binary_clusters++)
         for (int s = 0; s < N_SHAPES; s++)
             for (int track = 0; track < TRACK_PARTS; track++)
                 for (int stages = 1; stages <= 4; stages++)
                     for (int unroll = UNROLL_AS_PLANNED; unroll <= UNROLL_YES; unroll++) {
                         const gpu *d = &GPUS[g];
+                        if (d->sm < 80)
+                            continue;   /* step 6 needs cp.async: sm_80 on */
+                        /* a binary without sm_90 code has no clusters on any GPU (launch.cuh) */
+                        plan_device dev = d->dev;
+                        dev.clusters = dev.clusters && binary_clusters;
                         int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-                        step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &d->dev);
+                        step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &dev);
                         const tile_shape *t = &TILES[p.tile];
-                        char where[160];
-                        snprintf(where, sizeof where, "%s, %dx%dx%d, track %s, %d stages, unroll %d", d->name, m, n,
-                                 k, TRACK_NAMES[track], stages, unroll);
+                        char where[200];
+                        snprintf(where, sizeof where, "%s%s, %dx%dx%d, track %s, %d stages, unroll %d", d->name,
+                                 binary_clusters ? "" : " (binary without cluster code)", m, n, k, TRACK_NAMES[track],
+                                 stages, unroll);
                         cr_assert_eq(p.tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
                         cr_assert_eq(p.k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
                         /* every tile of C has its blocks, in the first launch or in the runs */
@@ -60,9 +97,9 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         else {
                             cr_assert(p.kernel == KERNEL_WIDE && track >= TRACK_STREAM_K, "%s: runs", where);
                             long long left = p.tiles - p.blocks;
-                            cr_assert(left > 0 && left < d->dev.sms && p.blocks % d->dev.sms == 0 && p.blocks > 0,
+                            cr_assert(left > 0 && left < dev.sms && p.blocks % dev.sms == 0 && p.blocks > 0,
                                       "%s: %lld tiles left after %lld", where, left, p.blocks);
-                            cr_assert(p.runs <= d->dev.sms && p.runs <= left * MAX_PIECES && p.runs >= left,
+                            cr_assert(p.runs <= dev.sms && p.runs <= left * MAX_PIECES && p.runs >= left,
                                       "%s: %d runs for %lld tiles", where, p.runs, left);
                             cr_assert_geq(p.workspace_bytes,
                                           p.slots_bytes + (size_t)left * sizeof(int), "%s: workspace", where);
@@ -73,7 +110,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
                         cr_assert(p.blocks > 0 && p.blocks <= 2147483647LL, "%s: %lld blocks", where, p.blocks);
                         /* K is split only over a cluster, and only where the device and binary have them */
-                        cr_assert(p.split == 1 || (d->dev.clusters && track >= TRACK_SPLIT_K && p.split <= MAX_SPLIT &&
+                        cr_assert(p.split == 1 || (dev.clusters && track >= TRACK_SPLIT_K && p.split <= MAX_SPLIT &&
                                                    t->bm % p.split == 0),
                                   "%s: split %d", where, p.split);
                         /* each share of K has at least 32 of it */
@@ -88,10 +125,148 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                                                               stages > 1),
                                   "%s: loop", where);
                         size_t stage = (size_t)t->bk * (t->bm + 4 + t->bn) * sizeof(float);
-                        cr_assert_geq(p.smem_bytes, stages * stage, "%s: shared memory", where);
+                        cr_assert(p.stages >= 1 && p.stages <= stages, "%s: %d stages", where, p.stages);
+                        cr_assert_geq(p.smem_bytes, p.stages * stage, "%s: shared memory", where);
+                        /* the device's limits: a block's shared memory, and at least one block an SM
+                           by threads, registers (what __launch_bounds__ allows), shared memory and slots */
+                        cr_assert_leq(p.smem_bytes, (size_t)dev.smem_block, "%s: %zu bytes of shared memory", where,
+                                      p.smem_bytes);
+                        int regs = fit_bounded_regs(dev.regs_sm, t->threads, t->min_blocks);
+                        cr_assert(regs >= 64 && t->threads <= dev.threads_sm, "%s: registers %d", where, regs);
+                        int blocks = p.blocks_per_sm;
+                        cr_assert(blocks >= 1 && blocks <= dev.blocks_sm && blocks * t->threads <= dev.threads_sm &&
+                                      blocks * (p.smem_bytes + dev.smem_reserved) <= (size_t)dev.smem_sm &&
+                                      (long long)blocks * t->threads * ((regs + 7) / 8 * 8) <= dev.regs_sm,
+                                  "%s: %d blocks an SM", where, blocks);
+                        /* a cluster of `split` blocks fits on one SM's worth of each of them */
+                        cr_assert(p.split == 1 || p.split <= 8, "%s: cluster of %d", where, p.split);
                         checked++;
                     }
-    cr_assert_eq(checked, N_GPUS * N_SHAPES * TRACK_PARTS * 4 * 3);
+    cr_assert_eq(checked, (N_GPUS - 1) * 2 * N_SHAPES * TRACK_PARTS * 4 * 3);
+}
+
+/* Steps 3 to 5's tiles, from each built step's --describe ("tiles=128x128:256:2:8192:0,..."). */
+static int step_tiles(const char *path, tile_option out[2], int *max_stages)
+{
+    const char *argv[] = {path, "--describe", NULL};
+    proc_result r;
+    int ok = run_process(argv, &r) == 0;
+    const char *t = ok ? strstr(r.out, " tiles=") : NULL, *st = ok ? strstr(r.out, "max_stages=") : NULL;
+    int got = 0;
+    if (t && st && t[7] != '\n' && t[7] != '\0') {
+        *max_stages = atoi(st + 11);
+        got = sscanf(t + 7, "%dx%d:%d:%d:%zu:%zu,%dx%d:%d:%d:%zu:%zu", &out[0].bm, &out[0].bn, &out[0].threads,
+                     &out[0].min_blocks, &out[0].smem, &out[0].smem_stage, &out[1].bm, &out[1].bn, &out[1].threads,
+                     &out[1].min_blocks, &out[1].smem, &out[1].smem_stage) == 12;
+    }
+    proc_result_free(&r);
+    return got;
+}
+
+Test(plan, steps_3_to_5_choose_a_tile_and_stages_that_fit_every_gpu)
+{
+    static const char *const steps[] = {"./step3", "./step4", "./step5"};
+    int checked = 0, found = 0;
+    for (int i = 0; i < 3; i++) {
+        tile_option tiles[2];
+        int max_stages = 0;
+        if (access(steps[i], X_OK) != 0)
+            continue;   /* not built for this ARCH (step 5 before sm_80): `make test` says so */
+        found++;
+        cr_assert(step_tiles(steps[i], tiles, &max_stages), "%s --describe names no tiles", steps[i]);
+        for (int g = 0; g < N_GPUS; g++)
+            for (int s = 0; s < N_SHAPES; s++)
+                for (int stages = max_stages ? 1 : 0; stages <= max_stages; stages++) {
+                    const gpu *d = &GPUS[g];
+                    if (max_stages && d->sm < 80)
+                        continue;   /* the pipelined step needs cp.async */
+                    int m = SHAPES[s][0], n = SHAPES[s][1];
+                    tile_plan p = fit_tiles(m, n, stages, tiles, 0, &d->dev);
+                    const tile_option *t = &tiles[p.tile];
+                    long long cover = cdiv(m, tiles[0].bm) * cdiv(n, tiles[0].bn);
+                    char where[160];
+                    snprintf(where, sizeof where, "%s on %s, %dx%d, %d stages", steps[i], d->name, m, n, stages);
+                    cr_assert_eq(p.tile, cover >= d->dev.sms ? 0 : 1, "%s: tile", where);
+                    cr_assert_eq(p.blocks, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: blocks", where);
+                    cr_assert(p.blocks <= 2147483647LL, "%s: grid", where);
+                    cr_assert(stages == 0 ? p.stages == 0 : p.stages >= 1 && p.stages <= stages, "%s: stages", where);
+                    size_t smem = t->smem + p.stages * t->smem_stage;
+                    cr_assert_leq(smem, (size_t)d->dev.smem_block, "%s: shared memory", where);
+                    cr_assert(p.blocks_per_sm >= 1 && p.blocks_per_sm * (smem + d->dev.smem_reserved) <=
+                                                          (size_t)d->dev.smem_sm &&
+                                  p.blocks_per_sm * t->threads <= d->dev.threads_sm,
+                              "%s: %d blocks an SM", where, p.blocks_per_sm);
+                    checked++;
+                }
+    }
+    cr_assert(found > 0, "no step 3, 4 or 5 is built: run `make all` first");
+    cr_log_info("%d plans of steps 3 to 5 checked", checked);
+}
+
+/* Step 5's large tile at 4 stages asks for two blocks an SM: a 99 KiB GPU (sm_86, sm_89,
+ * sm_120) holds one, and the kernel line must say so; a Hopper holds two. */
+Test(plan, step_5_at_four_stages_holds_one_block_on_a_99_kib_gpu)
+{
+    /* step 5's large tile: 128 x 128, k-tiles 16 deep, A's rows padded by 4 */
+    const tile_option tiles[2] = {{128, 128, 256, 2, 0, 16 * (128 + 4 + 128) * 4}, {64, 128, 128, 4, 0, 16 * (64 + 4 + 128) * 4}};
+    char line[128];
+    tile_plan p = fit_tiles(4096, 4096, 4, tiles, 0, &GPUS[6].dev);   /* RTX 4090 */
+    fit_describe_blocks(&p, 2, line, sizeof line);
+    cr_expect_eq(p.blocks_per_sm, 1);
+    cr_expect_str_eq(line, "1 block an SM (shared memory; 2 planned)");
+    p = fit_tiles(4096, 4096, 3, tiles, 0, &GPUS[6].dev);
+    cr_expect_eq(p.blocks_per_sm, 2, "3 stages: 2 x 49 KiB fit in 100 KiB");
+    p = fit_tiles(4096, 4096, 4, tiles, 0, hopper());
+    fit_describe_blocks(&p, 2, line, sizeof line);
+    cr_expect_str_eq(line, "at least 2 blocks an SM (registers)");
+}
+
+Test(fit, blocks_per_sm_names_what_limits_them)
+{
+    const char *limit;
+    block_need wide = {256, 255, 3 * 12416};
+    cr_expect_eq(fit_blocks_per_sm(hopper(), &wide, &limit), 1);
+    cr_expect_str_eq(limit, "registers");
+    block_need small = {128, 40, 1024};
+    cr_expect_eq(fit_blocks_per_sm(&GPUS[0].dev, &small, &limit), 8);   /* T4: 1024 threads */
+    cr_expect_str_eq(limit, "threads");
+    cr_expect_eq(fit_blocks_per_sm(hopper(), &small, &limit), 12);   /* 65536 / (40 x 128) = 12.8 */
+    cr_expect_str_eq(limit, "registers");
+    block_need too_big = {256, 128, 100 * 1024};
+    cr_expect_eq(fit_blocks_per_sm(&GPUS[5].dev, &too_big, &limit), 0);
+    cr_expect_str_eq(limit, "shared memory");
+    cr_expect_eq(fit_bounded_regs(65536, 256, 2), 128);
+    cr_expect_eq(fit_bounded_regs(65536, 256, 1), 255);
+    cr_expect_eq(fit_bounded_regs(65536, 128, 3), 168);
+    cr_expect_eq(fit_stages(&GPUS[5].dev, 0, 40 * 1024, 4), 2);
+    cr_expect_eq(fit_stages(&GPUS[5].dev, 0, 100 * 1024, 4), 0);
+}
+
+/* SGEMM_PLAN_DEVICE: names and figures it takes, and what it refuses. */
+Test(fit, a_smaller_device_is_read_from_its_description)
+{
+    plan_device d = *hopper();
+    char why[256] = "";
+    cr_assert(fit_shrink(&d, "sms=82 smem_block=99K,smem_sm=102400 threads_sm=1536 clusters=0", why, sizeof why), "%s",
+              why);
+    cr_expect(d.sms == 82 && d.smem_block == 99 * 1024 && d.smem_sm == 102400 && d.threads_sm == 1536 &&
+              d.clusters == 0 && d.regs_sm == 65536);
+    static const struct {
+        const char *spec, *says;
+    } bad[] = {
+        {"sms=200", "more than this GPU has (132)"},
+        {"smem=99K", "'smem' is not a limit a plan sees"},
+        {"sms", "is not NAME=VALUE"},
+        {"sms=0", "must be a positive number"},
+        {"sms=12x", "must be a positive number"},
+        {"clusters=2", "more than this GPU has (1)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        plan_device e = *hopper();
+        cr_expect_not(fit_shrink(&e, bad[i].spec, why, sizeof why), "%s was taken", bad[i].spec);
+        cr_expect(strstr(why, bad[i].says) != NULL, "%s: \"%s\"", bad[i].spec, why);
+        cr_expect_eq(e.sms, 132, "a refused description leaves the limits alone");
+    }
 }
 
 /* What the course measured on a 132-SM Hopper with the whole track (README, step 6): the
@@ -109,37 +284,36 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
         {4096, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 396 tiles, then 116 tiles in 132 runs"},
         {8192, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 1980 tiles, then 68 tiles in 132 runs"},
     };
-    const plan_device hopper = {132, 1};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int s = want[i].size;
-        step6_plan p = step6_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, &hopper);
+        step6_plan p = step6_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper());
         char line[256];
         step6_plan_describe(&p, line, sizeof line);
         cr_expect(strncmp(line, want[i].line, strlen(want[i].line)) == 0, "%d: \"%s\", expected \"%s...\"", s, line,
                   want[i].line);
     }
     /* the core alone: step 5's rule, 128 x 128 when they cover the SMs */
-    step6_plan p = step6_plan_for(1024, 1024, 1024, 3, TRACK_CORE, UNROLL_AS_PLANNED, &hopper);
+    step6_plan p = step6_plan_for(1024, 1024, 1024, 3, TRACK_CORE, UNROLL_AS_PLANNED, hopper());
     cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_SMALL && p.loop == LOOP_UNROLLED);
-    p = step6_plan_for(2048, 2048, 2048, 3, TRACK_CORE, UNROLL_NO, &hopper);
+    p = step6_plan_for(2048, 2048, 2048, 3, TRACK_CORE, UNROLL_NO, hopper());
     cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_LARGE && p.loop == LOOP_ROLLED);
 }
 
 /* The kernel line says what the plan chose, and its width of B's copies follows N. */
 Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
 {
-    const plan_device hopper = {132, 1};
     char line[256];
-    step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, &hopper);
+    step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
-                           "the stage loop rolled, B copied and C stored in 4-byte pieces");
-    p = step6_plan_for(129, 127, 33, 1, TRACK_CORE, UNROLL_AS_PLANNED, &hopper);
+                           "the stage loop rolled, B copied and C stored in 4-byte pieces, at least 4 blocks an SM (registers)");
+    p = step6_plan_for(129, 127, 33, 1, TRACK_CORE, UNROLL_AS_PLANNED, hopper());
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread, K whole, one stage, B copied and C stored in 4-byte pieces");
-    p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, &hopper);
+    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread, K whole, one stage, B copied and C stored in 4-byte pieces, "
+                           "at least 4 blocks an SM (registers)");
+    p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
                            "112 runs of k-tiles, 4 stages, the stage loop unrolled, B copied and C stored in 16-byte "
-                           "pieces");
+                           "pieces, at least 1 block an SM (registers)");
 }
