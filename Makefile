@@ -19,8 +19,9 @@ SM        := $(patsubst sm_%,%,$(ARCH))
 GIT_COMMIT ?= $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 
 CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -I$(CUDA_HOME)/include
-NVFLAGS   := -O3 -std=c++17 -lineinfo -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)] \
-             -Xcompiler -Wall,-Wextra -Xptxas -warn-spills,-warn-lmem-usage
+# NVCOMMON: what every build of a step's code uses (make spills too); NVFLAGS adds ARCH.
+NVCOMMON  := -O3 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra -Xptxas -warn-spills,-warn-lmem-usage
+NVFLAGS   := $(NVCOMMON) -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)]
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart
 
 BUILD     := build
@@ -74,6 +75,8 @@ $(BUILD)/cflags.stamp: FORCE
 	$(call stamp,$(CC) $(CFLAGS))
 $(BUILD)/nvflags.stamp: FORCE
 	$(call stamp,$(NVCC) $(NVFLAGS))
+$(BUILD)/nvcommon.stamp: FORCE
+	$(call stamp,$(NVCC) $(NVCOMMON))
 
 # --- the harness ---------------------------------------------------------------------
 # device.o knows the architecture the steps are built for, to refuse a GPU that cannot run it.
@@ -140,7 +143,7 @@ sanitize: $(BUILT_STEPS)
 
 # --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
 -include plots/plots.mk
-# --- reading a step: make diff, make sass, make profile (scripts/tools.mk) ------------
+# --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
 -include scripts/tools.mk
 
 # --- housekeeping -----------------------------------------------------------------------
@@ -191,6 +194,8 @@ help:
 	@echo "make ablation-table the table from plots/ablation.csv (no GPU)"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1); CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
+	@echo "make spills         every step compiled for each of $(SPILL_ARCHS): fails if a kernel spills"
+	@echo "                    or uses local memory (make -j2 spills: two at a time)"
 	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
 	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu), and cuobjdump and nvdisasm"

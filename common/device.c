@@ -237,17 +237,13 @@ tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], c
     return p;
 }
 
-const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const char *tile_words,
-                                   char *buf, size_t len)
+const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
+                                   const char *tile_words, char *buf, size_t len)
 {
-    cudaError_t err;
-    tile_plan p = harness_plan_tiles(g, options, &err);
-    if (err != cudaSuccess)
-        return "unknown (a device query failed)";
     char stages[64] = "", blocks[96];
-    if (p.stages && p.stages != g->stages)
-        snprintf(stages, sizeof stages, ", %d stages (%d do not fit in a block)", p.stages, g->stages);
-    fit_describe_blocks(&p, options[p.tile].min_blocks, blocks, sizeof blocks);
+    if (p->stages && p->stages != g->stages)
+        snprintf(stages, sizeof stages, ", %d stages (%d do not fit in a block)", p->stages, g->stages);
+    fit_describe_blocks(p, options[p->tile].min_blocks, blocks, sizeof blocks);
     snprintf(buf, len, "%s%s, %s", tile_words, stages, blocks);
     return buf;
 }

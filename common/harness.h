@@ -88,11 +88,11 @@ int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err);
 size_t harness_tile_count(int m, int n, int bm, int bn);
 
 /* Steps 3 to 5's plan (fit_tiles) for g on the current device; *err is the CUDA error of
- * the device's query. The kernel line's words for it go to buf (the tile's own words
+ * the device's query. The kernel line's words for plan p go to buf (the tile's own words
  * first, then the stages that fit and the blocks an SM). */
 tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err);
-const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const char *tile_words,
-                                   char *buf, size_t len);
+const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
+                                   const char *tile_words, char *buf, size_t len);
 
 /* Lets `kernel` launch with `bytes` of dynamic shared memory (cudaFuncSetAttribute),
  * first checking them against what the device lets a block have: past it, one line on

@@ -4,7 +4,7 @@
 The make targets run it (plots/plots.mk, scripts/tools.mk); `python3 scripts/course.py -h` lists
 its commands: run the steps into a CSV, write the README tables, prepare the data gnuplot draws
 (plots/NAME.gp), sweep stages, measure step 6's going-further track part by part, count a step's
-SASS listing, profile and diff.
+SASS listing, check ptxas's logs for spills, profile and diff.
 
 A CSV is one run: written to a temporary file, it replaces the old one only when the run is
 complete. A row is a valid result when its verdict is PASS; any other row keeps its verdict and
@@ -633,6 +633,52 @@ def cmd_sass(a):
           f"not executed)\nsass: binary {a.binary or 'unknown'}, code for {arch}, {date} (UTC), commit {commit}\n\n{summary}", end="")
 
 
+def ptxas_kernels(text):
+    """Per kernel of a `ptxas -v` log: (name, arch, registers, stack frame, spill stores, spill loads)."""
+    kernels, warnings = [], []
+    for line in text.splitlines():
+        if m := re.search(r"Compiling entry function '([^']+)' for '(sm_\w+)'", line):
+            kernels.append([m[1], m[2], None, 0, 0, 0])
+        elif kernels and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)):
+            kernels[-1][3:6] = [int(v) for v in m.groups()]
+        elif kernels and (m := re.search(r"Used (\d+) registers", line)):
+            kernels[-1][2] = int(m[1])
+        if "ptxas warning" in line or "ptxas error" in line:
+            warnings.append(line.strip())
+    return kernels, warnings
+
+
+def cmd_spills(a):
+    """One row per log (an architecture and a step): its kernels, their registers, and every
+    kernel that spills or uses local memory. Exit 1 if any does, or ptxas warned."""
+    bad, rows = [], []
+    for path in a.logs:
+        try:
+            with open(path) as f:
+                kernels, warnings = ptxas_kernels(f.read())
+        except OSError as e:
+            raise Fail(f"{path}: {e.strerror}")
+        if not kernels:
+            raise Fail(f"{path}: no kernel in it (is it the output of nvcc -Xptxas -v?)")
+        arch = kernels[0][1]
+        step = os.path.splitext(os.path.basename(path))[0]
+        regs = [k[2] for k in kernels if k[2] is not None]
+        local = [k for k in kernels if k[3] or k[4] or k[5]]
+        bad += [f"{arch} {step}: {k[0]}: {k[3]} bytes stack frame, {k[4]} bytes spill stores, {k[5]} bytes spill loads"
+                for k in local] + [f"{arch} {step}: {w}" for w in warnings]
+        rows.append((arch, step, len(kernels), f"{min(regs)}-{max(regs)}" if regs else "?",
+                     sum(k[4] for k in kernels), len(local), len(warnings)))
+    print("arch    step   kernels  registers  spill stores (bytes)  kernels with local memory  ptxas warnings")
+    for r in rows:
+        print(f"{r[0]:<7} {r[1]:<6} {r[2]:>7}  {r[3]:>9}  {r[4]:>20}  {r[5]:>25}  {r[6]:>14}")
+    if bad:
+        if shutil.which("c++filt"):
+            bad = subprocess.run(["c++filt"], input="\n".join(bad), capture_output=True, text=True).stdout.splitlines()
+        raise Fail("local memory or a ptxas warning:\n  " + "\n  ".join(bad), code=1)
+    print(f"spills: {sum(r[2] for r in rows)} kernels in {len(rows)} build{'s' * (len(rows) != 1)}, "
+          "none spills or uses local memory")
+
+
 # Nsight Compute's metrics that explain the steps: (metric, short name, what it tells).
 METRICS = [("gpu__time_duration.sum", "time", "kernel time"),
            ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM %", "DRAM bandwidth used, % of peak"),
@@ -776,6 +822,8 @@ def main():
     sub.add_parser("ablation-table", help="the table of an ablation CSV").add_argument("csv")
     p = sub.add_parser("sass", help="count per kernel in a listing of cuobjdump --dump-sass")
     p.add_argument("listing"), p.add_argument("--binary", help="the binary the listing is of, for the header")
+    sub.add_parser("spills", help="a table of ptxas -v logs; exit 1 if a kernel spills or uses local memory").add_argument(
+        "logs", nargs="+")
     p = sub.add_parser("profile", help="ncu on a step's kernel: OUTBASE.txt and OUTBASE.ncu.csv")
     p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
     sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")

@@ -6,6 +6,10 @@
 #                                   kernel FFMA, loads and stores by width, spills, barriers, and the
 #                                   FFMA share of the longest loop (no GPU needed); the header names
 #                                   the binary, its architecture, the date and the commit
+#   make spills [SPILL_ARCHS=...]   every step's device code compiled as `make ARCH=X` compiles it,
+#                                   for each architecture X (steps 5 and 6 from sm_80 on): ptxas's
+#                                   summary into build/spills/X/stepN.log, one table of them, and
+#                                   a failure naming each kernel that spills or uses local memory
 #   make profile STEP=N SIZE=4096   (GPU) ncu on the first launch of the step's kernel: the metrics
 #                                   into build/profile_stepN_SIZE.txt and the terminal, under a line
 #                                   naming the GPU, the date and the commit
@@ -23,7 +27,7 @@ CUOBJDUMP_HINT := make deps installs it, with nvdisasm, from PyPI (nvidia-cuda-c
 need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(STEPS)))' ]; then \
   echo "$(1): STEP='$(STEP)' is not a step: make $(1) STEP=N, N one of: $(patsubst step%,%,$(STEPS))" >&2; exit 2; fi
 
-.PHONY: diff sass profile profile-all
+.PHONY: diff sass spills profile profile-all
 
 diff:
 	$(call need_step,diff)
@@ -35,6 +39,35 @@ sass:
 	@$(MAKE) --no-print-directory step$(STEP)
 	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
 	@$(COURSE) sass $(BUILD)/step$(STEP).sass --binary ./step$(STEP)
+
+# The architectures a learner may build for: Turing (steps 0-4), Ampere, Ada, Hopper, Blackwell.
+SPILL_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+spill_num = $(shell echo '$(1)' | tr -cd 0-9)
+ifneq ($(filter spills,$(MAKECMDGOALS)),)
+SPILL_BAD := $(foreach a,$(SPILL_ARCHS),$(if $(and $(call spill_num,$(a)),$(filter sm_$(call spill_num,$(a)),$(a))),,$(a)))
+ifneq ($(strip $(SPILL_BAD)),)
+$(error spills: SPILL_ARCHS holds '$(strip $(SPILL_BAD))': each must be sm_ and a number, e.g. sm_86)
+endif
+endif
+# The logs of architecture $(1): every step it builds (cp.async steps from sm_80 on).
+spill_logs = $(foreach s,$(STEP_SRCS),$(if $(and $(filter $(notdir $(basename $(s))),$(CP_ASYNC_STEPS)),\
+  $(shell [ '$(call spill_num,$(1))' -lt 80 ] && echo old)),,$(BUILD)/spills/$(1)/$(notdir $(basename $(s))).log))
+SPILL_LOGS := $(foreach a,$(SPILL_ARCHS),$(call spill_logs,$(a)))
+# Step 6, the long build, first for every architecture, so that make -j2 keeps both busy.
+SPILL_ORDER := $(filter %/step6.log,$(SPILL_LOGS)) $(filter-out %/step6.log,$(SPILL_LOGS))
+# Device code only (-cubin), with the build's flags and -Xptxas -v: one log per step and architecture.
+define SPILL_RULE
+$(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(wildcard $(dir $(2))*.cuh $(dir $(2))*.h) common/harness.h $(BUILD)/nvcommon.stamp
+	@mkdir -p $$(dir $$@)
+	@echo "spills: $(notdir $(basename $(2))) for $(1)"
+	@cd $(dir $(2)) && $(NVCC) $(NVCOMMON) -Xptxas -v -gencode arch=compute_$(call spill_num,$(1)),code=$(1) -cubin \
+	  -o $(CURDIR)/$$(basename $$@).cubin $(notdir $(2)) > $(CURDIR)/$$@.tmp 2>&1 || { cat $(CURDIR)/$$@.tmp >&2; exit 1; }
+	@mv $$@.tmp $$@
+endef
+$(foreach a,$(SPILL_ARCHS),$(foreach s,$(STEP_SRCS),$(eval $(call SPILL_RULE,$(a),$(s)))))
+
+spills: $(SPILL_ORDER)
+	@$(COURSE) spills $(SPILL_LOGS)
 
 profile:
 	$(call need_step,profile)

@@ -136,8 +136,8 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
-    return harness_describe_tiles(g, TILES, p.tile == 0 ? "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
-                                                        : "32x64 tiles of 4x4 a thread (fewer 128x128 tiles than SMs)",
+    return harness_describe_tiles(g, TILES, &p, p.tile == 0 ? "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
+                                                            : "32x64 tiles of 4x4 a thread (fewer 128x128 tiles than SMs)",
                                   buf, len);
 }
 

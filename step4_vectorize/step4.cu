@@ -213,7 +213,7 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     else
         words = rows_aligned(g) ? "64x64 tiles, 16-byte loads and stores (K and N multiples of 4)"
                                 : "64x64 tiles, 4-byte loads and stores (K or N not a multiple of 4)";
-    return harness_describe_tiles(g, TILES, words, buf, len);
+    return harness_describe_tiles(g, TILES, &p, words, buf, len);
 }
 
 int main(int argc, char **argv)

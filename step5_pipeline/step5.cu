@@ -334,7 +334,7 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     else
         words = g->n % 4 == 0 ? "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
                               : "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
-    return harness_describe_tiles(g, TILES, words, buf, len);
+    return harness_describe_tiles(g, TILES, &p, words, buf, len);
 }
 
 int main(int argc, char **argv)

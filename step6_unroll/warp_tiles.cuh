@@ -88,9 +88,15 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
         if (VEC) {
             cp_async_16(dst, src, size.b_bytes);
         } else {
+            // Each float's column check is made here, at the copy. Left to itself, the
+            // compiler makes the four checks once, before the loop, and keeps them through
+            // it: one value too many for the wide tile on sm_100 and sm_120, which went to
+            // local memory. The empty asm gives `cols` anew at each copy.
+            int cols = plan.b_cols;
+            asm volatile("" : "+r"(cols));
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, j < plan.b_cols ? 4 : 0);
+                cp_async_4(dst + j, src + j, j < cols ? 4 : 0);
         }
     }
 }
@@ -172,6 +178,12 @@ __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
     constexpr int SPLIT = SHARE::SPLIT, BK = CFG::BK;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    if constexpr (SPLIT > 1) {   // no clusters before sm_90: the plan never splits K there,
+        __trap();                // and this kernel is built as a stub (a shorter build)
+        return;
+    }
+#endif
     extern __shared__ __align__(16) float smem[];
 
     // The SPLIT blocks of a tile each take a share of its k-tiles (block `rank`, the

@@ -8,6 +8,7 @@
  * NaN and Inf in the inputs. Without a GPU every test here is skipped and says why. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <criterion/redirect.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +349,56 @@ Test(gpu, workspace_is_zeroed_kept_and_grown)
     cr_assert_eq(cudaMemcpy(host, grown, 8192, cudaMemcpyDeviceToHost), cudaSuccess);
     for (int i = 0; i < 8192; i++)
         cr_assert_eq(host[i], 0, "byte %d of a grown workspace is %d, not 0", i, host[i]);
+}
+
+/* ---- what the device refuses, named ----
+ * A step asks for the shared memory its plan needs; past the device's limit (or the
+ * limit SGEMM_PLAN_DEVICE sets) the harness refuses before CUDA does, with one line that
+ * names the amount and the limit. A refused cluster launch gets one line naming the
+ * cluster's blocks, threads, shared memory, CUDA's error and what the device holds. The
+ * plans never ask past a limit, so these call the harness's functions themselves. */
+Test(gpu, a_shared_memory_request_past_the_limit_is_named, .init = cr_redirect_stderr)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    gpu_limits gpu;
+    cudaError_t err;
+    cr_assert(harness_gpu_limits(&gpu, &err), "the device's limits: %s", cudaGetErrorString(err));
+    size_t bytes = (size_t)gpu.smem_block + 1024;
+    /* Refused before the kernel is looked at: no kernel is needed. */
+    cr_expect_eq(harness_ask_smem(NULL, bytes), cudaErrorInvalidValue, "a request past the limit was not refused");
+    char want[256];
+    snprintf(want, sizeof want,
+             "error: shared memory: a block asks for %zu bytes (%.1f KiB), and this device lets a block have %d "
+             "(%.1f KiB)%s\n",
+             bytes, bytes / 1024.0, gpu.smem_block, gpu.smem_block / 1024.0,
+             getenv(PLAN_DEVICE_VAR) ? " as " PLAN_DEVICE_VAR " sets it" : "");
+    fflush(stderr);
+    cr_expect_stderr_eq_str(want, "the refusal's line is not %s", want);
+}
+
+Test(gpu, a_refused_cluster_is_named, .init = cr_redirect_stderr)
+{
+    char why[256];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    int supported = 0;
+    cr_assert_eq(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, 0), cudaSuccess);
+    cudaLaunchConfig_t config = {0};
+    config.gridDim.x = 64, config.gridDim.y = config.gridDim.z = 1;
+    config.blockDim.x = 256, config.blockDim.y = config.blockDim.z = 1;
+    config.dynamicSmemBytes = 100 * 1024;
+    /* No kernel: how many such clusters fit cannot be read, and the line says so. */
+    harness_explain_cluster(NULL, &config, 16, cudaErrorInvalidClusterSize);
+    char want[320];
+    snprintf(want, sizeof want,
+             "error: thread-block clusters: a cluster of 16 blocks of 256 threads and 100.0 KiB of shared memory "
+             "each was refused (cudaErrorInvalidClusterSize): %s\n",
+             supported ? "how many fit could not be read" : "this device does not launch clusters");
+    fflush(stderr);
+    cr_expect_stderr_eq_str(want, "the refusal's line is not %s", want);
+    cr_expect_eq(cudaGetLastError(), cudaSuccess, "the query's own error was left for the next CUDA call");
 }
 
 /* ---- step 6: every choice its launch plan makes on this GPU, every part of its track ----

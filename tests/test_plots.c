@@ -430,6 +430,28 @@ Test(tools, make_sass_summarizes_a_built_step)
     free(log);
 }
 
+/* make spills: ptxas's logs read (two excerpts of a real one, sm_100: one with a kernel that
+ * spilled, one without), and one log made by the real rule for a step built here. */
+Test(tools, spills_names_each_kernel_that_spills_or_uses_local_memory)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/ptxas_clean.log) && "
+                      "echo \"$out\" | grep -qE '^sm_100 +ptxas_clean +2 +95-255 +0 +0 +0$' && "
+                      "echo \"$out\" | grep -q 'spills: 2 kernels in 1 build, none spills'");
+    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/ptxas_spill.log 2>&1); [ $? = 1 ] && "
+                      "echo \"$out\" | grep -qE '^sm_100 +ptxas_spill +2 +95-255 +4 +1 +2$' && "
+                      "echo \"$out\" | grep -q 'sm_100 ptxas_spill: .*sgemm_wide.*: 8 bytes stack frame, 4 bytes spill stores'");
+    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/results_sample.csv 2>&1); [ $? = 2 ] && "
+                      "echo \"$out\" | grep -q 'no kernel in it'");
+    /* The rule: step 3 for sm_75 (two kernels), compiled here. */
+    expect_rc(0, dir, MAKE "build/spills/sm_75/step3.log > /dev/null && "
+                      "python3 scripts/course.py spills build/spills/sm_75/step3.log | grep -qE '^sm_75 +step3 +2 +[0-9]+-[0-9]+ +0 +0 +0$'");
+    expect_rc(0, dir, "out=$(" MAKE "spills SPILL_ARCHS='sm_86 86' 2>&1); [ $? = 2 ] && "
+                      "echo \"$out\" | grep -q \"SPILL_ARCHS holds '86': each must be sm_ and a number\"");
+    rm_rf(dir);
+}
+
 Test(tools, make_diff_shows_what_a_step_changed_with_or_without_comments)
 {
     char *log;
