@@ -22,7 +22,7 @@ CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -I
 # NVCOMMON: what every build of a step's code uses (make spills too); NVFLAGS adds ARCH.
 NVCOMMON  := -O3 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra -Xptxas -warn-spills,-warn-lmem-usage
 NVFLAGS   := $(NVCOMMON) -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)]
-LDLIBS    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart
+LDLIBS    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl -lpthread
 
 BUILD     := build
 HARNESS_SRC := $(wildcard common/*.c)

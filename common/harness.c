@@ -2,6 +2,7 @@
  * problem), check (against cuBLAS, a second launch, the guards), time (the step and cuBLAS
  * interleaved) and report. The phases come last, each a short list of named steps; the
  * helpers they call come first. */
+#define _POSIX_C_SOURCE 199309L   /* nanosleep */
 #include "harness.h"
 
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "problem.h"
 #include "reference.h"
 #include "report.h"
+#include "sensors.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -42,6 +44,7 @@ typedef struct {
     cublas_launch cublas_run;
     char date_utc[32];   /* when the report was made, as it prints it */
     char kernel[256];    /* the kernel line, where the step words it here */
+    char sensors_missing[160];   /* why the GPU's clock, power and temperature are not read */
 } harness_run;
 
 static void run_step(void *ctx)
@@ -210,14 +213,33 @@ static void check(harness_run *run, run_report *rep)
     free(c);
 }
 
-/* Time: the step and cuBLAS in turn after the warm-up, each launch L2-cold; median and minimum. */
+/* Time: the step and cuBLAS in turn after the warm-up, each launch L2-cold; median and
+ * minimum, with the GPU's SM clock, power and temperature sampled meanwhile (sensors.h).
+ * A measurement that the disturbance rule (stats.h) calls disturbed, for the step or for
+ * cuBLAS, is made again after a pause of PAUSE_MS, up to MEASUREMENTS in all; the report
+ * gives the last, how many were made, and whether the last was disturbed too. */
+enum { MEASUREMENTS = 4, PAUSE_MS = 1000 };
 static void time_launches(harness_run *run, run_report *rep)
 {
     int reps = run->cfg.reps;
     timed_kernel kernels[2] = {{run_step, &run->step_run}, {run_cublas, &run->cublas_run}};
     double *ms = host_alloc(sizeof *ms * 2 * (size_t)reps, "the timings");
-    warm_up(kernels, 2, run->cfg.warmup_ms, run->p.stream);
-    time_interleaved(kernels, 2, reps, run->dev.l2_bytes, run->p.stream, ms);
+    sensors *gpu = sensors_open(run->sensors_missing, sizeof run->sensors_missing);
+    rep->sensors_missing = gpu ? NULL : run->sensors_missing;
+    for (rep->measurements = 1;; rep->measurements++) {
+        warm_up(kernels, 2, run->cfg.warmup_ms, run->p.stream);
+        sensors_start(gpu);
+        time_interleaved(kernels, 2, reps, run->dev.l2_bytes, run->p.stream, ms);
+        rep->gpu = sensors_stop(gpu);
+        double step_spread, cublas_spread;
+        rep->disturbed = disturbed(ms, reps, &step_spread) | disturbed(ms + reps, reps, &cublas_spread);
+        rep->spread = fmax(step_spread, cublas_spread);
+        if (!rep->disturbed || rep->measurements == MEASUREMENTS)
+            break;
+        struct timespec pause = {PAUSE_MS / 1000, PAUSE_MS % 1000 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    sensors_close(gpu);
     rep->min_ms = minimum(ms, reps);
     rep->median_ms = median(ms, reps);
     rep->cublas_min_ms = minimum(ms + reps, reps);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sensors.h"
 #include "stats.h"
 
 #ifndef GIT_COMMIT
@@ -12,7 +13,8 @@
 
 const char CSV_HEADER[] =
     "step,m,n,k,alpha,beta,stages,median_ms,min_ms,gflops,cublas_median_ms,cublas_gflops,"
-    "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc,variant";
+    "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc,variant,"
+    "sm_clock_mhz,power_w,temp_c,measurements,disturbed";
 
 const char *build_commit(void)
 {
@@ -57,7 +59,7 @@ static const char *variant(char *buf, size_t len, const run_report *r)
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
     const run_config *c = r->cfg;
-    char device[256], named[448], runtime[16], driver[16], err[32], var[96];
+    char device[256], named[448], runtime[16], driver[16], err[32], var[96], clock[24], power[24], temp[24];
     /* A run planned for a smaller device says so where the device is named. */
     snprintf(named, sizeof named, r->dev->plan_device[0] ? "%s (plans for " PLAN_DEVICE_VAR "=%s)" : "%s",
              r->dev->name, r->dev->plan_device);
@@ -70,12 +72,16 @@ int format_csv_row(char *buf, size_t len, const run_report *r)
         snprintf(err, sizeof err, "inf");
     else
         snprintf(err, sizeof err, "%.4g", r->check.worst_ratio);
-    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s,%s",
+    sensor_text(clock, sizeof clock, r->gpu.sm_clock_mhz, "");
+    sensor_text(power, sizeof power, r->gpu.power_w, "");
+    sensor_text(temp, sizeof temp, r->gpu.temp_c, "");
+    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s",
                     r->step->name, c->m, c->n, c->k, (double)c->alpha, (double)c->beta, c->stages,
                     r->median_ms, r->min_ms, gflops(c->m, c->n, c->k, r->median_ms),
                     r->cublas_median_ms, gflops(c->m, c->n, c->k, r->cublas_median_ms),
                     r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->dev->sm_count,
-                    runtime, driver, r->commit, r->date_utc, variant(var, sizeof var, r));
+                    runtime, driver, r->commit, r->date_utc, variant(var, sizeof var, r), clock, power, temp,
+                    r->measurements, r->disturbed ? "yes" : "no");
 }
 
 void print_csv(FILE *out, const run_report *r)
@@ -85,6 +91,27 @@ void print_csv(FILE *out, const run_report *r)
         fprintf(out, "%s\n", CSV_HEADER);
     format_csv_row(row, sizeof row, r);
     fprintf(out, "%s\n", row);
+}
+
+/* The GPU while timed, and what the disturbance rule said of the timings. */
+static void print_conditions(FILE *out, const run_report *r)
+{
+    char clock[24], power[24], temp[24];
+    if (r->sensors_missing)
+        fprintf(out, "  gpu      SM clock, power and temperature not available: %s\n", r->sensors_missing);
+    else
+        fprintf(out, "  gpu      SM clock %s, power %s, temperature %s (medians of %d samples while timed)\n",
+                sensor_text(clock, sizeof clock, r->gpu.sm_clock_mhz, "MHz"),
+                sensor_text(power, sizeof power, r->gpu.power_w, "W"),
+                sensor_text(temp, sizeof temp, r->gpu.temp_c, "C"), r->gpu.samples);
+    int earlier = r->measurements - 1;
+    if (r->disturbed)
+        fprintf(out, "  timing   DISTURBED: the halves of the timed launches differ by %.0f%% (more than %.0f%%) in "
+                     "all %d measurements: rerun it\n", 100 * r->spread, 100 * DISTURBED_SPREAD, r->measurements);
+    else
+        fprintf(out, "  timing   steady: the halves of the timed launches within %.1f%% (at most %.0f%%)%s%s\n",
+                100 * r->spread, 100 * DISTURBED_SPREAD, earlier ? ", measured again: " : "",
+                earlier == 0 ? "" : earlier == 1 ? "the first measurement was disturbed" : "the earlier ones were disturbed");
 }
 
 void print_report(FILE *out, const run_report *r)
@@ -118,6 +145,7 @@ void print_report(FILE *out, const run_report *r)
             r->median_ms, r->min_ms, c->reps);
     fprintf(out, "  speed    %.1f GFLOPS; cuBLAS %.1f GFLOPS (median %.4f ms); ratio to cuBLAS %.3f\n",
             ours, theirs, r->cublas_median_ms, r->cublas_median_ms / r->median_ms);
+    print_conditions(out, r);
     if (!c->check) {
         fprintf(out, "  check    UNCHECKED (--no-check)\n");
         return;

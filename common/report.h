@@ -8,6 +8,7 @@
 #include "args.h"
 #include "check.h"
 #include "device.h"
+#include "sensors.h"
 
 /* A run as the report tells it: what was asked (the step, its configuration) and where
  * (the device), read where they live, and what was measured. */
@@ -19,6 +20,11 @@ typedef struct {
     const char *kernel;                       /* the configuration the step picked, or NULL */
     double median_ms, min_ms;                 /* the step */
     double cublas_median_ms, cublas_min_ms;   /* cuBLAS, same run, interleaved */
+    sensor_figures gpu;                       /* SM clock, power, temperature while timed */
+    const char *sensors_missing;              /* why they are not available, or NULL */
+    int measurements;                         /* 1, or more where the rule saw a disturbance */
+    int disturbed;                            /* the last measurement too (stats.h's rule) */
+    double spread;                            /* the rule's figure for the last, step or cuBLAS */
     check_result check;                       /* the step's first launch against cuBLAS */
     size_t repeat_diffs;                      /* elements whose bits differed on a second launch */
     size_t repeat_first;                      /* the first of them (row-major index) */

@@ -1,7 +1,8 @@
-/* stats.c - median, minimum, GFLOPS. */
+/* stats.c - median, minimum, the disturbance rule, GFLOPS. */
 #include "stats.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -22,6 +23,23 @@ double minimum(const double *x, size_t n)
         if (x[i] < m)
             m = x[i];
     return m;
+}
+
+int disturbed(const double *ms, size_t reps, double *spread)
+{
+    *spread = 0;
+    if (reps < 2)
+        return 0;
+    double *copy = malloc(sizeof *copy * reps);
+    if (!copy)
+        return 0;
+    memcpy(copy, ms, sizeof *copy * reps);
+    size_t half = reps / 2;
+    double first = median(copy, half), second = median(copy + half, reps - half);
+    free(copy);
+    double lo = first < second ? first : second, hi = first < second ? second : first;
+    *spread = lo > 0 ? (hi - lo) / lo : 0;
+    return *spread > DISTURBED_SPREAD;
 }
 
 double gflops(int m, int n, int k, double ms)

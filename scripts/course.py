@@ -397,7 +397,9 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
             r = dict(zip(head.split(","), next(csv.reader([row]))))
             g, ratio = positive(r.get("gflops", "")), positive(r.get("ratio", ""))
             speed = f"{g / 1000:.1f} TFLOPS" if g >= 1000 else f"{g:.0f} GFLOPS"
-            print(f"{speed} ({f'{ratio:.2g}' if ratio < 0.1 else f'{ratio:.2f}'} of cuBLAS) {r['verdict']}" if g else r["verdict"])
+            timing = (" (timing disturbed in all {} measurements)".format(r.get("measurements")) if r.get("disturbed") == "yes"
+                      else " (measured {} times)".format(r["measurements"]) if r.get("measurements", "1") not in ("1", "") else "")
+            print(f"{speed} ({f'{ratio:.2g}' if ratio < 0.1 else f'{ratio:.2f}'} of cuBLAS) {r['verdict']}{timing}" if g else r["verdict"])
         if (problem or rc) and err.strip():
             print("\n".join("      " + l for l in err.rstrip("\n").split("\n")[-20:]))
         if label:

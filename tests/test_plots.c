@@ -127,7 +127,7 @@ static void fake_step(const char *dir, const char *name)
             "case \" ${FAKE_FAIL:-} \" in *\" $name:$1:$s \"*) v=FAIL;; esac\n"
             "echo '%s'\n"
             "echo \"${name}_fake,$1,$2,$3,1,0,$s,1.0,0.9,$((10000 + 1000 * s + $1)).0,0.5,20000.0,0.5$s,0.03,$v,"
-            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z,$t$u\"\n"
+            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z,$t$u,1755,612,48,1,no\"\n"
             "[ $v = FAIL ] && { echo 'check FAIL: 12 elements wrong' >&2; exit 1; }\n"
             "exit 0\n",
             CSV_HEADER);

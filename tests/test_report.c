@@ -11,7 +11,9 @@
 static const char *const COLUMNS[] = {
     "step", "m", "n", "k", "alpha", "beta", "stages", "median_ms", "min_ms", "gflops",
     "cublas_median_ms", "cublas_gflops", "ratio", "err_over_bound", "verdict", "device",
-    "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc", "variant"};
+    "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc", "variant", "sm_clock_mhz", "power_w",
+    "temp_c", "measurements", "disturbed"};
+enum { VARIANT = 21 };
 enum { N_COLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 
 /* Splits a copy of line at commas; returns the number of fields (all of them, even
@@ -73,9 +75,12 @@ static void filled_report(report_fixture *f)
     f->r.guard_words = 2048;
     f->r.commit = "0123456789";
     f->r.date_utc = "2026-11-21T23:59:59Z";
+    f->r.gpu = (sensor_figures){1980, 452.4, 41, 37};
+    f->r.measurements = 1;
+    f->r.spread = 0.012;
 }
 
-Test(report, csv_header_has_the_22_columns_in_order)
+Test(report, csv_header_has_the_27_columns_in_order)
 {
     char *fields[32], *copy;
     int n = split_csv(CSV_HEADER, fields, 32, &copy);
@@ -105,7 +110,8 @@ Test(report, csv_row_values_in_their_columns)
         "0.500000", "2013.3",      /* the same in 0.5 ms */
         "0.5000",                  /* cuBLAS median / our median */
         "0.25", "PASS", "NVIDIA H100 80GB HBM3", "132", "13.0", "12.8", "0123456789",
-        "2026-11-21T23:59:59Z", ""};   /* no variant: step 3 has no going-further track */
+        "2026-11-21T23:59:59Z", "",   /* no variant: step 3 has no going-further track */
+        "1980", "452", "41", "1", "no"};
     for (int i = 0; i < N_COLUMNS; i++)
         cr_expect_str_eq(f[i], expected[i], "column %d (%s) of: %s", i, COLUMNS[i], row);
     free(copy);
@@ -312,7 +318,7 @@ Test(report, the_variant_names_the_track_part_and_unroll)
         char row[1024], *f[32], *copy;
         format_csv_row(row, sizeof row, &r);
         cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
-        cr_expect_str_eq(f[N_COLUMNS - 1], cases[i].variant);
+        cr_expect_str_eq(f[VARIANT], cases[i].variant);
         free(copy);
     }
 }
@@ -343,4 +349,47 @@ Test(report, csv_device_name_with_a_comma_is_cleaned)
     split_csv(row, f, 32, &copy);
     cr_expect_str_eq(f[15], "NVIDIA H100  PCIe", "the comma becomes a space, the name stays readable");
     free(copy);
+}
+
+/* The GPU's clock, power and temperature, and the disturbance rule's verdict: in the CSV
+ * row and the report, "not available" where NVML is not, DISTURBED where the rule saw a
+ * disturbance in every measurement. */
+Test(report, the_gpu_conditions_and_the_timing_verdict_are_reported)
+{
+    report_fixture fx;
+    filled_report(&fx);
+    fx.r.gpu = (sensor_figures){SENSOR_NONE, SENSOR_NONE, SENSOR_NONE, 0};
+    fx.r.sensors_missing = "NVML (libnvidia-ml.so.1) could not be loaded";
+    fx.r.measurements = 4;
+    fx.r.disturbed = 1;
+    fx.r.spread = 0.6;
+    char row[1024], *f[32], *copy;
+    format_csv_row(row, sizeof row, &fx.r);
+    cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
+    const char *want[] = {"not available", "not available", "not available", "4", "yes"};
+    for (int i = 0; i < 5; i++)
+        cr_expect_str_eq(f[VARIANT + 1 + i], want[i], "column %s of: %s", COLUMNS[VARIANT + 1 + i], row);
+    free(copy);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    print_report(out, &fx.r);
+    fclose(out);
+    cr_expect(strstr(text, "  gpu      SM clock, power and temperature not available: NVML (libnvidia-ml.so.1) "
+                           "could not be loaded\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "  timing   DISTURBED: the halves of the timed launches differ by 60% (more than 10%) in "
+                           "all 4 measurements: rerun it\n") != NULL, "%s", text);
+    free(text);
+    /* Steady at the second measurement; one reading missing. */
+    filled_report(&fx);
+    fx.r.gpu.power_w = SENSOR_NONE;
+    fx.r.measurements = 2;
+    out = open_memstream(&text, &len);
+    print_report(out, &fx.r);
+    fclose(out);
+    cr_expect(strstr(text, "  gpu      SM clock 1980 MHz, power not available, temperature 41 C (medians of 37 "
+                           "samples while timed)\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "  timing   steady: the halves of the timed launches within 1.2% (at most 10%), measured "
+                           "again: the first measurement was disturbed\n") != NULL, "%s", text);
+    free(text);
 }

@@ -1,4 +1,4 @@
-/* test_stats.c - median, minimum and GFLOPS (CPU only). */
+/* test_stats.c - median, minimum, the disturbance rule and GFLOPS (CPU only). */
 #include <criterion/criterion.h>
 
 #include "stats.h"
@@ -55,4 +55,36 @@ Test(stats, gflops)
     cr_expect_float_eq(gflops(100000, 100000, 100000, 1000.0), 2e6, 1e-6);
     cr_expect_float_eq(gflops(2147483647, 2147483647, 2, 1.0),
                        2.0 * 2147483647.0 * 2147483647.0 * 2.0 / 1e6, 1.0);
+}
+
+/* The disturbance rule on synthetic launch sets of 10 timings, in the order they ran:
+ * clean ones (a few percent of noise, one stray slow launch) are steady; a burst over
+ * the first rounds (cuBLAS 13x slower, as seen in one run), a step that slows 1.6x half
+ * way, and a drift past 10% are disturbed. The timings are left as they were. */
+Test(stats, the_disturbance_rule_tells_a_disturbed_set_from_a_clean_one)
+{
+    double spread;
+    double clean[] = {1.00, 1.02, 0.99, 1.01, 1.03, 1.00, 0.98, 1.01, 1.02, 1.00};
+    cr_expect_not(disturbed(clean, 10, &spread), "a clean set is disturbed (spread %g)", spread);
+    cr_expect_lt(spread, 0.02, "spread %g", spread);
+    cr_expect_eq(clean[0], 1.00, "the timings were changed");
+    cr_expect_eq(clean[9], 1.00, "the timings were changed");
+    double one_stray[] = {1.00, 1.01, 5.00, 1.00, 0.99, 1.01, 1.00, 1.02, 0.99, 1.00};
+    cr_expect_not(disturbed(one_stray, 10, &spread), "one stray launch moves no median (spread %g)", spread);
+    double burst[] = {13.1, 13.4, 12.9, 13.0, 1.00, 1.01, 0.99, 1.00, 1.02, 1.00};
+    cr_expect(disturbed(burst, 10, &spread), "a burst over the first 4 rounds is not seen (spread %g)", spread);
+    cr_expect_gt(spread, 10.0, "spread %g", spread);
+    double slows[] = {1.00, 1.01, 0.99, 1.00, 1.01, 1.60, 1.62, 1.61, 1.59, 1.60};
+    cr_expect(disturbed(slows, 10, &spread), "a 1.6x slowdown half way is not seen (spread %g)", spread);
+    cr_expect_float_eq(spread, 0.60, 0.02, "spread %g", spread);
+    double drift[] = {1.00, 1.00, 1.00, 1.00, 1.00, 1.12, 1.12, 1.12, 1.12, 1.12};
+    cr_expect(disturbed(drift, 10, &spread), "a 12%% drift is not seen (spread %g)", spread);
+    double within[] = {1.00, 1.00, 1.00, 1.00, 1.00, 1.08, 1.08, 1.08, 1.08, 1.08};
+    cr_expect_not(disturbed(within, 10, &spread), "an 8%% difference, under the rule's 10%%, is called disturbed (spread %g)", spread);
+    double odd[] = {1.0, 1.0, 2.0, 2.0, 2.0};   /* halves of 2 and 3 */
+    cr_expect(disturbed(odd, 5, &spread));
+    cr_expect_float_eq(spread, 1.0, 1e-12);
+    double one[] = {3.0};
+    cr_expect_not(disturbed(one, 1, &spread), "one timing cannot be judged");
+    cr_expect_eq(spread, 0.0);
 }
