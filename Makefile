@@ -53,7 +53,7 @@ COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
 need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
 
 .PHONY: all test clean deps help memcheck sanitize FORCE
-all: $(BUILT_STEPS) left-out
+all: $(BUILT_STEPS) fma_peak left-out
 
 # Binaries of the left-out steps from an earlier build for another ARCH would be run by
 # `make test` and `make plots`: remove them, saying why.
@@ -113,6 +113,13 @@ ifneq ($(LEFT_OUT),)
 $(LEFT_OUT):
 	@echo "$@: needs compute capability 8.0 or newer (cp.async), and ARCH=$(ARCH) is older: build it with ARCH=sm_80 or later" >&2; exit 2
 endif
+
+# --- the FP32 FMA ceiling (peak/fma_peak.cu): not a step; make plots measures it first ---
+fma_peak: $(BUILD)/fma_peak.o $(HARNESS_LIB)
+	$(NVCC) $< $(HARNESS_LIB) $(LDLIBS) -o $@
+$(BUILD)/fma_peak.o: peak/fma_peak.cu $(wildcard common/*.h) $(BUILD)/nvflags.stamp
+	@mkdir -p $(BUILD)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # --- tests ------------------------------------------------------------------------------
 # The tests link step 6's launch plan, to check it without a GPU and to know, with one,
@@ -176,7 +183,7 @@ deps: need-criterion need-gnuplot need-disassembler
 	@echo "deps: Criterion, gnuplot, cuobjdump and nvdisasm are installed"
 
 clean:
-	rm -rf $(BUILD) $(STEPS)
+	rm -rf $(BUILD) $(STEPS) fma_peak
 # `make clean` keeps $(DEPS_DIR): it holds tools, not build outputs.
 
 help:
@@ -192,6 +199,8 @@ help:
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
 	@echo "make ablation       (GPU) step 5, step 6's core, each part of its track in turn: plots/ablation.csv, its table"
 	@echo "make ablation-table the table from plots/ablation.csv (no GPU)"
+	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K and layer shapes:"
+	@echo "                    plots/shapes.csv and plots/shapes.{png,svg}; make shapes-chart: the chart alone"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1); CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
 	@echo "make spills         every step compiled for each of $(SPILL_ARCHS): fails if a kernel spills"

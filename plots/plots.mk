@@ -10,6 +10,9 @@
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
 #   make ablation / ablation-table   step 5, then step 6's core and each part of its going-further
 #                                 track in turn, with and without unrolled stages: plots/ablation.csv
+#   make shapes / shapes-chart    steps 5 and 6 at every square from 128 to 8192 by 128, skinny and
+#                                 deep-K shapes and transformer layers (course.py's shape_list):
+#                                 plots/shapes.csv, and the chart of the squares' ratio to cuBLAS
 #
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 
@@ -45,9 +48,18 @@ ABLATION_RUNS = ./step5 './step6 --track core --unroll no' './step6 --track core
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README.
 STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md))
 
-.PHONY: plots results chart table sweep sweep-chart ablation ablation-table
+SHAPES_CSV = plots/shapes.csv
+SHAPES_STEPS = step5 step6
+SHAPES_ONLY ?=
 
-results: $(BUILT_STEPS) left-out
+.PHONY: plots results chart table sweep sweep-chart ablation ablation-table shapes shapes-chart
+
+# The GPU's FP32 FMA throughput first (./fma_peak), into plots/peak.csv: the ceiling the
+# steps' GFLOPS are measured against, from the same run.
+PEAK_CSV = $(dir $(RESULTS))peak.csv
+results: $(BUILT_STEPS) fma_peak left-out
+	@./fma_peak --csv > '$(PEAK_CSV).tmp' && mv '$(PEAK_CSV).tmp' '$(PEAK_CSV)' && echo "results: FMA peak into $(PEAK_CSV)" || \
+	  { rm -f '$(PEAK_CSV).tmp'; echo "results: ./fma_peak failed: $(PEAK_CSV) left as it was" >&2; }
 	@$(COURSE) run '$(RESULTS)' $(PLOT_STEPS) --sizes '$(SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 
 # The GPU machine may have no gnuplot, nor a way to install it: then the CSV is the result,
@@ -73,3 +85,12 @@ ablation: $(ABLATION_BUILD)
 
 ablation-table:
 	@$(COURSE) ablation-table '$(ABLATION_CSV)'
+
+shapes: $(SHAPES_STEPS) fma_peak
+	@./fma_peak
+	@$(COURSE) shapes '$(SHAPES_CSV)' $(addprefix ./,$(SHAPES_STEPS)) --reps '$(REPS)' $(RUN_FLAGS) $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
+	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
+	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' shapes --optional shapes
+
+shapes-chart: need-gnuplot
+	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' shapes

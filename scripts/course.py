@@ -363,9 +363,10 @@ def max_stages(binary, what):
     return int(n)
 
 
-def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), timeout=900):
-    """Runs each RUN ("BINARY [OPTION...]") at each size, then writes OUT whole, or keeps it. With a label, the
-    rows have a first column of that name: the name of the folder the binary is in."""
+def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), timeout=900, tags=None):
+    """Runs each RUN ("BINARY [OPTION...]") at each size (M, or MxNxK), then writes OUT whole, or keeps it. With a
+    label, the rows have a first column of that name: the name of the folder the binary is in. With tags (a
+    function of the size, giving a dict), the rows begin with its columns."""
     plan = [run.split() for run in runs]
     for words in plan:
         if not words or not shutil.which(words[0]):
@@ -376,7 +377,8 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
         print(f"[{i}/{total}] {lab + ': ' if lab else ''}{' '.join([os.path.basename(binary)] + opts)} {size} ... ", end="")
         opts = opts + extra.split()
         try:
-            p = subprocess.run([binary, size, size, size, "--reps", str(reps)] + opts + ["--csv-header"],
+            dims = (size.split("x") + [size, size])[:3] if "x" in size else [size] * 3
+            p = subprocess.run([binary, *dims, "--reps", str(reps)] + opts + ["--csv-header"],
                                capture_output=True, text=True, timeout=timeout or None)
             rc, lines, err = p.returncode, p.stdout.splitlines() + [""], p.stderr
         except subprocess.TimeoutExpired as e:
@@ -390,7 +392,7 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
             err += f"its CSV columns differ from the other steps' (rebuild with make):\n  {head}\n"
         if problem:   # a row of its own: the step's name, the size and stages, what happened, when
             st = re.findall(r"--stages[ =](\d+)", " ".join(opts))
-            r = dict(step=describe(binary).get("name", os.path.basename(binary)), m=size, n=size, k=size,
+            r = dict(step=describe(binary).get("name", os.path.basename(binary)), m=dims[0], n=dims[1], k=dims[2],
                      stages=st[-1] if st else "", verdict=problem, date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             print(problem)
         else:
@@ -404,6 +406,7 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
             print("\n".join("      " + l for l in err.rstrip("\n").split("\n")[-20:]))
         if label:
             r[label] = lab
+        r.update(tags(size) if tags else {})
         rows.append(r)
     counts = collections.Counter(r["verdict"] for r in rows)
     summary = f"{len(rows)} rows: " + ", ".join(f"{n} {v}" for v, n in counts.items())
@@ -412,7 +415,7 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
     if len(failed) == len(rows):
         raise Fail(f"no run gave a valid result ({' or '.join(valid)}; {summary}: is there a GPU? see above); {out} left as it was", 1)
     known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit
-    cols = ([label] if label else []) + header.split(",")
+    cols = list(tags(sizes.split()[0]) if tags else []) + ([label] if label else []) + header.split(",")
     ident = ("device", "sm_count", "cuda_runtime", "cuda_driver", "commit")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     lines = [cols] + [[r.get(c, known[c] if c in ident else "") for c in cols] for r in rows]
@@ -420,6 +423,39 @@ def run_steps(out, runs, sizes, reps, extra="", label=None, valid=("PASS",), tim
     print(f"run: wrote {out}, {summary}")
     if failed:
         print(f"run: not drawn (no valid result): {', '.join(failed)}")
+
+
+# make shapes: the families of shapes besides the course's squares (issue: "what about my shape?").
+# Transformer layers: a model's hidden size H and feed-forward size F, T tokens a batch; the
+# projections are T x 3H x H (q, k and v together), T x H x H (attention out), T x F x H (up) and
+# T x H x F (down).
+LAYERS = [("BERT-base 512 tokens", 512, 768, 3072), ("Llama-2-7B 2048 tokens", 2048, 4096, 11008),
+          ("Llama-2-7B 16 tokens (decode)", 16, 4096, 11008)]
+
+
+def shape_list():
+    """(family, name, "MxNxK") of every shape make shapes runs."""
+    out = [("square", "", f"{s}x{s}x{s}") for s in range(128, 8193, 128)]
+    for nk in (4096, 8192):
+        for m in (16, 64, 128, 256):
+            out += [("skinny", "M small", f"{m}x{nk}x{nk}"), ("skinny", "N small", f"{nk}x{m}x{nk}")]
+    out += [("deep K", "", f"{mn}x{mn}x{k}") for mn in (256, 512, 1024) for k in (16384, 65536)]
+    for name, t, h, f in LAYERS:
+        out += [("layer", f"{name}: qkv", f"{t}x{3 * h}x{h}"), ("layer", f"{name}: attention out", f"{t}x{h}x{h}"),
+                ("layer", f"{name}: mlp up", f"{t}x{f}x{h}"), ("layer", f"{name}: mlp down", f"{t}x{h}x{f}")]
+    seen = set()   # a shape in two families (16 x 4096 x 4096: skinny, and a decode layer) runs once
+    return [sh for sh in out if not (sh[2] in seen or seen.add(sh[2]))]
+
+
+def cmd_shapes(a):
+    shapes = shape_list()
+    if a.only:
+        shapes = [sh for sh in shapes if sh[0] in a.only.split(",")]
+        if not shapes:
+            raise Fail(f"--only '{a.only}': no such family (square, skinny, deep K, layer)")
+    names = {size: (family, name) for family, name, size in shapes}
+    run_steps(a.csv, a.runs, " ".join(size for _, _, size in shapes), a.reps, a.extra, timeout=a.timeout,
+              tags=lambda size: dict(family=names[size][0], shape=names[size][1]))
 
 
 def cmd_run(a):
@@ -515,7 +551,27 @@ def chart_sweep(rows, _):
         "set xtics (" + ", ".join(map(str, stages)) + ")"
 
 
-CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep}
+def chart_shapes(rows, _):
+    """The squares of make shapes: each step's ratio to cuBLAS against the size, and the sizes where 128 x 128
+    tiles fill whole waves of the GPU's SMs."""
+    squares = [r for r in rows if size_of(r) and r.get("family", "square") == "square"]
+    if not squares:
+        raise Fail("no square (M = N = K) run: the shapes chart draws the squares of make shapes")
+    sizes, steps = sizes_in(squares), steps_in(squares)
+    blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), str, lambda r: r["m"])
+    sms = {int(r["sm_count"]) for r in squares if r.get("sm_count", "").isdigit()}
+    if len(sms) != 1:
+        raise Fail(f"the square runs name {len(sms)} SM counts ({sorted(sms)}): one GPU's waves are drawn")
+    sm = sms.pop()
+    waves = [128 * math.sqrt(w * sm) for w in range(1, 10_000) if 128 * math.sqrt(w * sm) <= sizes[-1]]
+    return "\n\n\n".join(blocks), dict(
+        extent(squares, []), nsteps=len(blocks), xmax=sizes[-1], waves=" ".join(f"{x:.1f}" for x in waves),
+        wave_note=f"128x128 tiles fill whole waves of {sm} SMs",
+        linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
+        note="no run passed: " + ", ".join(lost) if lost else ""), ""
+
+
+CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes}
 
 
 def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, optional=None):
@@ -808,6 +864,9 @@ def main():
     runs.add_argument("--timeout", type=int, default=900, help="seconds a run may take, 0 for no limit")
     p = sub.add_parser("run", parents=[runs], help="every run at every size into OUT.csv")
     p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
+    p = sub.add_parser("shapes", parents=[runs], help="each RUN at every shape of make shapes into CSV")
+    p.add_argument("csv"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
+    p.add_argument("--only", help="families, comma-separated (square,skinny,deep K,layer)")
     p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")
     p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
     p.add_argument("--sweep-csv", default="plots/sweep.csv")

@@ -306,6 +306,34 @@ Test(run, every_run_and_every_failure_is_recorded)
     rm_rf(dir);
 }
 
+/* make shapes: every shape of every family, for each step, in one CSV whose rows say the
+ * family and the shape's name; the chart of its squares. 97 shapes (course.py's shape_list:
+ * 64 squares, 16 skinny, 6 deep K, 11 layers) for two stand-in steps. */
+Test(shapes, every_family_is_run_named_and_the_squares_drawn)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    fake_step(dir, "step5");
+    fake_step(dir, "step6");
+    expect_rc(0, dir, "python3 scripts/course.py shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" --reps 1 > \"$D/run.log\"");
+    expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 195 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
+    expect_rc(0, dir, "[ $(grep -c '^square,,step[56]_fake,' \"$D/shapes.csv\") = 128 ] && "
+                      "grep -q '^square,,step6_fake,8192,8192,8192,' \"$D/shapes.csv\"");
+    expect_rc(0, dir, "[ $(grep -c '^skinny,' \"$D/shapes.csv\") = 32 ] && "
+                      "grep -q '^skinny,N small,step5_fake,8192,16,8192,' \"$D/shapes.csv\"");
+    expect_rc(0, dir, "[ $(grep -c '^deep K,,' \"$D/shapes.csv\") = 12 ] && "
+                      "grep -q '^deep K,,step6_fake,256,256,65536,' \"$D/shapes.csv\"");
+    expect_rc(0, dir, "[ $(grep -c '^layer,' \"$D/shapes.csv\") = 22 ] && "
+                      "grep -q '^layer,Llama-2-7B 2048 tokens: mlp down,step6_fake,2048,4096,11008,' \"$D/shapes.csv\"");
+    /* The chart: one series a step over the 64 squares. */
+    expect_rc(0, dir, "python3 scripts/course.py chart \"$D/shapes.csv\" \"$D\" shapes --keep-data \"$D/data\" > /dev/null && "
+                      "[ -s \"$D/shapes.png\" ] && grep -q '<svg' \"$D/shapes.svg\" && "
+                      "[ $(grep -c '^[0-9]' \"$D/data/shapes.dat\") = 128 ] && head -1 \"$D/data/shapes.dat\" | grep -q '^step5_fake'");
+    expect_rc(0, dir, "out=$(python3 scripts/course.py shapes \"$D/x.csv\" \"$D/step5\" --only cubes 2>&1); [ $? = 2 ] && "
+                      "echo \"$out\" | grep -q \"no such family\"");
+    rm_rf(dir);
+}
+
 Test(run, the_old_csv_stays_when_nothing_passes)
 {
     char dir[256];
