@@ -43,12 +43,38 @@ static void plan_core(step6_plan *p, int m, int n, const plan_device *dev)
  * least 32 deep), then once more for a second block an SM where each share keeps at least
  * 128 of K and all the blocks fit at once. 64 x 128 tiles are never split in 8: there are
  * at least half as many as SMs, so the first doubling covers every SM. */
+/* The share of the SMs' time the blocks fill: each SM runs its blocks, and the one with
+ * the most, ceil(blocks / SMs) of them, sets the time. */
+static double wave_fill(long long blocks, int sms)
+{
+    return (double)blocks / ((double)((blocks + sms - 1) / sms) * sms);
+}
+
+/* One wave and a bit: more 128 x 128 tiles than SMs, fewer than twice as many (1536 has
+ * 144 for 132 SMs: 12 SMs run two tiles while the others wait). Then 64 x 128 tiles where
+ * their blocks fill the SMs' time better; and where they still fill less than three
+ * quarters of it, K split in 2 over clusters (each share at least 128 deep), doubled
+ * while that holds, up to 4. Measured at 1536, 1664 and 1792 (README, "One wave and a bit"). */
+static void plan_wave_and_a_bit(step6_plan *p, int k, long long large, long long mid, const plan_device *dev)
+{
+    if (wave_fill(mid, dev->sms) <= wave_fill(large, dev->sms))
+        return;
+    p->tile = TILE_MID;
+    while (p->track >= TRACK_SPLIT_K && dev->clusters && p->split < 4 && wave_fill(mid * p->split, dev->sms) < 0.75 &&
+           k >= 2 * p->split * 128)
+        p->split *= 2;
+}
+
 static void plan_warp(step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     p->kernel = KERNEL_WARP;
     p->tile = TILE_LARGE;
-    if (tiles_of(m, n, TILE_LARGE) >= dev->sms)
+    long long large = tiles_of(m, n, TILE_LARGE);
+    if (large >= dev->sms) {
+        if (large < 2LL * dev->sms)
+            plan_wave_and_a_bit(p, k, large, tiles_of(m, n, TILE_MID), dev);
         return;
+    }
     p->tile = TILE_MID;
     if (p->track < TRACK_SPLIT_K || !dev->clusters)
         return;
