@@ -37,12 +37,6 @@ static void plan_core(step6_plan *p, int m, int n, const plan_device *dev)
     p->tile = tiles_of(m, n, TILE_CORE_LARGE) >= dev->sms ? TILE_CORE_LARGE : TILE_CORE_SMALL;
 }
 
-/* Warp tiles: 128 x 128 when there are at least as many as SMs. Fewer: 64 x 128, and with
- * split K (clusters) 64 x 64 where even 64 x 128 leave more than every other SM idle; K
- * split over 2, 4 or 8 blocks a tile, doubled until every SM has a block (each share at
- * least 32 deep), then once more for a second block an SM where each share keeps at least
- * 128 of K and all the blocks fit at once. 64 x 128 tiles are never split in 8: there are
- * at least half as many as SMs, so the first doubling covers every SM. */
 /* The share of the SMs' time the blocks fill: each SM runs its blocks, and the one with
  * the most, ceil(blocks / SMs) of them, sets the time. */
 static double wave_fill(long long blocks, int sms)
@@ -65,6 +59,13 @@ static void plan_wave_and_a_bit(step6_plan *p, int k, long long large, long long
         p->split *= 2;
 }
 
+/* Warp tiles: 128 x 128 when there are at least as many as SMs (but see
+ * plan_wave_and_a_bit below twice as many). Fewer: 64 x 128, and with split K (clusters)
+ * 64 x 64 where even 64 x 128 leave more than every other SM idle; K
+ * split over 2, 4 or 8 blocks a tile, doubled until every SM has a block (each share at
+ * least 32 deep), then once more for a second block an SM where each share keeps at least
+ * 128 of K and all the blocks fit at once. 64 x 128 tiles are never split in 8: there are
+ * at least half as many as SMs, so the first doubling covers every SM. */
 static void plan_warp(step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     p->kernel = KERNEL_WARP;
