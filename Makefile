@@ -133,7 +133,7 @@ $(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_
 
 # What the suite needs besides the steps, installed when missing (need-*, below): Criterion,
 # gnuplot (the chart tests) and the disassembler (the SASS tests).
-test: need-criterion need-gnuplot need-disassembler $(BUILT_STEPS) left-out $(BUILD)/tests
+test: need-criterion need-gnuplot need-disassembler $(BUILT_STEPS) fma_peak left-out $(BUILD)/tests
 	./$(BUILD)/tests
 
 # compute-sanitizer on every step at an awkward size (needs a GPU).
