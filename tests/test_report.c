@@ -196,15 +196,22 @@ Test(report, verdict)
     cr_expect_str_eq(verdict(&r), "UNCHECKED", "--no-check wins over the check result");
 }
 
-/* print_report's whole text against the golden file report/<name>. */
-static void expect_report(const run_report *r, const char *name)
+/* print_report's whole text, for the caller to free. */
+static char *report_text(const run_report *r)
 {
-    char *text = NULL, path[64];
+    char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     cr_assert_not_null(f);
     print_report(f, r);
     fclose(f);
+    return text;
+}
+
+/* print_report's whole text against the golden file report/<name>. */
+static void expect_report(const run_report *r, const char *name)
+{
+    char *text = report_text(r), path[64];
     snprintf(path, sizeof path, "report/%s.txt", name);
     expect_golden(path, text);
     free(text);
@@ -370,11 +377,7 @@ Test(report, the_gpu_conditions_and_the_timing_verdict_are_reported)
     for (int i = 0; i < 5; i++)
         cr_expect_str_eq(f[VARIANT + 1 + i], want[i], "column %s of: %s", COLUMNS[VARIANT + 1 + i], row);
     free(copy);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    print_report(out, &fx.r);
-    fclose(out);
+    char *text = report_text(&fx.r);
     cr_expect(strstr(text, "  gpu      SM clock, power and temperature not available: NVML (libnvidia-ml.so.1) "
                            "could not be loaded\n") != NULL, "%s", text);
     cr_expect(strstr(text, "  timing   DISTURBED: the halves of the timed launches differ by 60% (more than 10%) in "
@@ -384,9 +387,7 @@ Test(report, the_gpu_conditions_and_the_timing_verdict_are_reported)
     filled_report(&fx);
     fx.r.gpu.power_w = SENSOR_NONE;
     fx.r.measurements = 2;
-    out = open_memstream(&text, &len);
-    print_report(out, &fx.r);
-    fclose(out);
+    text = report_text(&fx.r);
     cr_expect(strstr(text, "  gpu      SM clock 1980 MHz, power not available, temperature 41 C (medians of 37 "
                            "samples while timed)\n") != NULL, "%s", text);
     cr_expect(strstr(text, "  timing   steady: the halves of the timed launches within 1.2% (at most 10%), measured "
