@@ -39,6 +39,15 @@ static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStr
 template <int K_PIPE_MAX, bool UNROLLED, bool VEC>
 static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
+    if (p.parts > 1) {   // K in parts (stream_k.cuh)
+        constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
+        switch (p.tile) {
+        case TILE_LARGE: return launch_k_parts<warp_large, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+        case TILE_MID: return launch_k_parts<warp_mid, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+        case TILE_SMALL: return launch_k_parts<warp_small, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+        default: return cudaErrorInvalidValue;
+        }
+    }
     switch (p.kernel) {
     case KERNEL_CORE:
         if (p.tile == TILE_CORE_LARGE)

@@ -111,6 +111,42 @@ static int plan_runs(const step6_plan *p, const plan_device *dev)
     return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
 }
 
+/* The share of the SMs' block slots (as many blocks as they hold at once) the blocks fill. */
+static double slot_fill(long long blocks, tile_id t, int stages, const plan_device *dev)
+{
+    const char *limit;
+    return wave_fill(blocks, dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit));
+}
+
+/* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs: the warp tile
+ * that pads C least (the larger of two that pad it alike), cut along K into as many parts
+ * as the SMs' block slots hold, each at least 16 k-tiles (128 of K) deep. Taken where those
+ * blocks fill at least three quarters of the slots and the plan without them either fills
+ * less or gives each block 64 k-tiles or more: there the handing over, through memory and
+ * a second kernel, costs little, and every SM works. Measured over the skinny, deep-K and
+ * small squares of `make shapes` (README, "K in parts"). */
+static void plan_parts(step6_plan *p, int m, int n, int k, const plan_device *dev)
+{
+    if (p->track < TRACK_STREAM_K || p->kernel != KERNEL_WARP || tiles_of(m, n, TILE_LARGE) >= dev->sms)
+        return;
+    tile_id t = TILE_LARGE;
+    for (tile_id u = TILE_MID; u <= TILE_SMALL; u++)
+        if (tiles_of(m, n, u) * TILES[u].bm * TILES[u].bn < tiles_of(m, n, t) * TILES[t].bm * TILES[t].bn)
+            t = u;
+    const char *limit;
+    long long tiles = tiles_of(m, n, t), k_tiles = (k + TILES[t].bk - 1) / TILES[t].bk;
+    long long slots = (long long)dev->sms * blocks_per_sm(t, p->stages * stage_bytes(t), dev, &limit);
+    long long parts = slots / tiles < k_tiles / 16 ? slots / tiles : k_tiles / 16;
+    if (parts < 2 || 4 * tiles * parts < 3 * slots)
+        return;
+    long long without = tiles_of(m, n, p->tile) * p->split, share = (k_tiles + p->split - 1) / p->split;
+    if (slot_fill(without, p->tile, p->stages, dev) >= 0.75 && share < 64)
+        return;
+    p->tile = t;
+    p->split = 1;
+    p->parts = (int)parts;
+}
+
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev)
 {
     step6_plan p = {0};
@@ -119,6 +155,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     p.stages = stages;
     p.vec = n % 4 == 0;
     p.split = 1;
+    p.parts = 1;
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
        the fewest any tile of the track holds, so that the choices below see them. */
     for (int t = 0; t < TILE_SHAPES; t++) {
@@ -128,8 +165,10 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     if (p.stages < 1)
         p.stages = 1;
     if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
-        if (p.track >= TRACK_WARP_TILES)
+        if (p.track >= TRACK_WARP_TILES) {
             plan_warp(&p, m, n, k, dev);
+            plan_parts(&p, m, n, k, dev);
+        }
         else
             plan_core(&p, m, n, dev);
     }
@@ -146,13 +185,15 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     if (p.stages == 1 && p.loop == LOOP_ROLLED)
         p.loop = LOOP_UNROLLED;
 
-    p.blocks = p.tiles * p.split;
+    p.blocks = p.tiles * p.split * p.parts;
     p.smem_bytes = (size_t)p.stages * stage_bytes(p.tile);
     if (p.split > 1) {   /* the partial tiles are added up over the stages, and may need more */
         size_t partial = (size_t)TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
         p.smem_bytes = p.smem_bytes > partial ? p.smem_bytes : partial;
     }
     p.blocks_per_sm = blocks_per_sm(p.tile, p.smem_bytes, dev, &p.limit);
+    if (p.parts > 1)   /* a slice of M x N for each part */
+        p.workspace_bytes = (size_t)p.parts * m * n * sizeof(float);
     if (p.runs > 0) {   /* the whole waves first, one block a tile; then the runs */
         p.blocks = p.tiles - p.tiles % dev->sms;
         /* a slot for each piece of a cut tile (fewer than twice the SMs), a count for each
@@ -169,7 +210,9 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     char warps[32] = "", k_share[96], loop[96], blocks[96];
     if (t->wm)
         snprintf(warps, sizeof warps, " in warps of %dx%d", t->wm, t->wn);
-    if (p->runs)
+    if (p->parts > 1)
+        snprintf(k_share, sizeof k_share, "K in %d parts a tile, added up by a second kernel", p->parts);
+    else if (p->runs)
         snprintf(k_share, sizeof k_share, "K whole for %lld tiles, then %lld tiles in %d runs of k-tiles",
                  p->blocks, p->tiles - p->blocks, p->runs);
     else if (p->split > 1)

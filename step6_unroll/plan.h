@@ -81,6 +81,8 @@ typedef struct {
     long long tiles;          /* tiles of C */
     long long k_tiles;        /* k-tiles of one tile's K */
     long long blocks;         /* blocks of the first launch */
+    int parts;                /* K in this many parts a tile, a block each, added up by a second
+                                 kernel (stream_k.cuh); 1: none */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */

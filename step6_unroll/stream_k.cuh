@@ -119,3 +119,83 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
                          g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
                          (int *)(slots + p.slots_bytes / sizeof(float)));
 }
+
+// K IN PARTS. With fewer tiles than SMs and a deep K (256 x 256 x 16384 has 2 wide
+// tiles for 132 SMs), the tiles' K is cut instead: `parts` even runs of k-tiles a tile,
+// a block each, as many blocks as the SMs hold at once. Each part writes its sums, not
+// scaled, into its own M x N slice of the workspace; a second kernel (add_up_parts) adds
+// the slices up, part 0 first, for every element of C, with all the SMs, and writes C.
+// A split over a cluster (split_k.cuh) has at most 8 blocks a tile, and small ones; this
+// has any number, of any tile. The plan (plan.c) says which tile and how many parts.
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+__global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
+sgemm_k_part(int m, int n, int k, const float *a, const float *b, float *sums, int parts)
+{
+    constexpr int BK = CFG::BK;
+    extern __shared__ __align__(16) float smem[];
+    int k_tiles = (k + BK - 1) / BK, k_first = k - (k_tiles - 1) * BK;   // k-tile 0 is 1 .. BK deep
+    int tile = blockIdx.x / parts, part = blockIdx.x % parts;
+    int first = (int)((long long)part * k_tiles / parts), end = (int)((long long)(part + 1) * k_tiles / parts);
+    int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
+    // The epilogue reads the tile's origin back from shared memory, and works its slice
+    // out anew: kept in registers through the main loop, they made the 64 x 128 tile's
+    // kernel spill (as in sgemm_warp_tiles).
+    __shared__ int2 origin;
+    if (threadIdx.x == 0)
+        origin = tile_origin<CFG>(tile, m, n);
+    __syncthreads();
+    wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
+        smem, a, b, m, n, k, origin, k0, end - first, first == 0 ? k_first : BK,
+        [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
+            float *slice = sums + (size_t)(blockIdx.x % parts) * m * n;
+            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, 1.0f, 0.0f, slice, origin.x, origin.y);
+        });
+}
+
+// C = alpha (the parts' sums, added in part order) + beta C: a thread for every 4
+// consecutive elements of a row, its loads of the parts in flight together.
+template <bool VEC>
+__global__ void __launch_bounds__(256)
+add_up_parts(int m, int n, float alpha, const float *sums, int parts, float beta, float *c)
+{
+    int quads = (n + 3) / 4;
+    long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= (long long)m * quads)
+        return;
+    int row = (int)(q / quads), col = (int)(q % quads) * 4;
+    size_t at = (size_t)row * n + col, slice = (size_t)m * n;
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll 8
+    for (int p = 0; p < parts; p++) {
+        const float *s = sums + p * slice + at;
+        if (VEC) {
+            float4 x = __ldcg(reinterpret_cast<const float4 *>(s));
+            v[0] += x.x; v[1] += x.y; v[2] += x.z; v[3] += x.w;
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                v[j] += col + j < n ? __ldcg(s + j) : 0.0f;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        v[j] *= alpha;
+    store_c4<VEC>(c + at, v, col, n, beta);
+}
+
+// The parts, then their sum. The workspace (the harness's, allocated once, outside the
+// timed launches) holds `parts` slices of M x N.
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    cudaError_t err;
+    float *sums = (float *)harness_workspace(p.workspace_bytes, &err);
+    if (err == cudaSuccess)
+        err = launch_kernel(sgemm_k_part<CFG, K_PIPE_MAX, LOOP, VEC>, p.blocks, CFG::THREADS, p.smem_bytes, stream,
+                            g->m, g->n, g->k, g->a, g->b, sums, p.parts);
+    if (err != cudaSuccess)
+        return err;
+    long long quads = (long long)g->m * ((g->n + 3) / 4);
+    return launch_kernel(add_up_parts<VEC>, (quads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums, p.parts,
+                         g->beta, g->c);
+}

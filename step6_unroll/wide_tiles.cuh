@@ -18,7 +18,8 @@ static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TILES");
 
 // One wide tile: k_tile_count of its k-tiles from column k0 of A (row k0 of B) on, the
 // first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP (or, with
-// --unroll yes, step 6's unrolled pipeline); then finish(acc, a_off, b_off). The whole
+// --unroll yes, step 6's unrolled pipeline: the other tiles' loop, stream_k.cuh); then
+// finish(acc, a_off, b_off). The whole
 // tile's work is in this one function, its kernels only call it: with the accumulators
 // declared by the kernel instead, the compiler numbered the loop's registers otherwise,
 // and 40 fewer FFMAs of the loop took an operand from the reuse cache (1% slower at 2048).
@@ -36,7 +37,7 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
         fma_serpentine<CFG>(acc, a_frag, b_frag);
     };
     if constexpr (LOOP != LOOP_LEAN || K_PIPE_MAX == 1) {   // one stage: the two loops are one
-        pipelined_k_tiles<CFG, K_PIPE_MAX, true>(smem, k_tile_count, a_off, b_off,
+        pipelined_k_tiles<CFG, K_PIPE_MAX, LOOP != LOOP_ROLLED>(smem, k_tile_count, a_off, b_off,
                                                  first_then_whole<CFG, VEC>(plan, n, k_first), fma);
     } else {
         float a_frag[2][CFG::TM], b_frag[2][CFG::TN];

@@ -433,6 +433,7 @@ static int this_device(plan_device *dev, char *why, size_t len)
 static int same_choice(const step6_plan *a, const step6_plan *b)
 {
     return a->kernel == b->kernel && a->tile == b->tile && a->split == b->split && !a->runs == !b->runs &&
+           (a->parts > 1) == (b->parts > 1) &&
            a->vec == b->vec && a->loop == b->loop;
 }
 
@@ -442,7 +443,7 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
     static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
     static const int NS[] = {130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
-    static const int KS[] = {33, 201, 300, 601, 1001};
+    static const int KS[] = {33, 201, 300, 601, 1001, 4099};
     int count = 0;
     for (int track = 0; track < TRACK_PARTS; track++)
         for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
@@ -459,20 +460,22 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
     return count;
 }
 
-/* Which (kernel, tile, split, runs) the plan must be able to reach on this device. */
+/* Which (kernel, tile, split, runs, parts) the plan must be able to reach on this device. */
 static void expect_every_choice_reached(const plan_device *dev, const step6_case *cases, int count)
 {
     static const struct {
         kernel_kind kernel;
         tile_id tile;
-        int split, runs, needs_clusters;
+        int split, runs, parts, needs_clusters;
     } want[] = {
-        {KERNEL_CORE, TILE_CORE_LARGE, 1, 0, 0}, {KERNEL_CORE, TILE_CORE_SMALL, 1, 0, 0},
-        {KERNEL_WARP, TILE_LARGE, 1, 0, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 0},
-        {KERNEL_WARP, TILE_MID, 2, 0, 1},        {KERNEL_WARP, TILE_MID, 4, 0, 1},
-        {KERNEL_WARP, TILE_SMALL, 1, 0, 1},      {KERNEL_WARP, TILE_SMALL, 2, 0, 1},
-        {KERNEL_WARP, TILE_SMALL, 4, 0, 1},      {KERNEL_WARP, TILE_SMALL, 8, 0, 1},
-        {KERNEL_WIDE, TILE_WIDE, 1, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0},
+        {KERNEL_CORE, TILE_CORE_LARGE, 1, 0, 0, 0}, {KERNEL_CORE, TILE_CORE_SMALL, 1, 0, 0, 0},
+        {KERNEL_WARP, TILE_LARGE, 1, 0, 0, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 0, 0},
+        {KERNEL_WARP, TILE_MID, 2, 0, 0, 1},        {KERNEL_WARP, TILE_MID, 4, 0, 0, 1},
+        {KERNEL_WARP, TILE_SMALL, 1, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 2, 0, 0, 1},
+        {KERNEL_WARP, TILE_SMALL, 4, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 8, 0, 0, 1},
+        {KERNEL_WIDE, TILE_WIDE, 1, 0, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0, 0},
+        {KERNEL_WARP, TILE_LARGE, 1, 0, 1, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 1, 0},
+        {KERNEL_WARP, TILE_SMALL, 1, 0, 1, 0},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         if (want[w].needs_clusters && !dev->clusters)
@@ -482,11 +485,12 @@ static void expect_every_choice_reached(const plan_device *dev, const step6_case
             for (int c = 0; c < count && !found; c++) {
                 const step6_plan *p = &cases[c].plan;
                 found = p->kernel == want[w].kernel && p->tile == want[w].tile && p->split == want[w].split &&
-                        !p->runs == !want[w].runs && p->vec == vec;
+                        !p->runs == !want[w].runs && (p->parts > 1) == want[w].parts && p->vec == vec;
             }
-            cr_expect(found, "no test shape reaches tile %dx%d, split %d, %s, %d-byte copies on this GPU (%d SMs)",
+            cr_expect(found, "no test shape reaches tile %dx%d, split %d, %s, %s, %d-byte copies on this GPU (%d SMs)",
                       TILES[want[w].tile].bm, TILES[want[w].tile].bn, want[w].split,
-                      want[w].runs ? "with runs" : "without runs", vec ? 16 : 4, dev->sms);
+                      want[w].runs ? "with runs" : "without runs", want[w].parts ? "K in parts" : "K not in parts",
+                      vec ? 16 : 4, dev->sms);
         }
     }
 }

@@ -61,7 +61,7 @@ static const int SHAPES[][3] = {
     {1, 1, 1},       {7, 13, 5},       {129, 127, 33},   {256, 256, 256},   {512, 512, 512},
     {1000, 998, 601}, {1024, 1024, 1024}, {1500, 1500, 1500}, {2048, 2048, 2048}, {2047, 2500, 3},
     {4096, 4096, 4096}, {8192, 8192, 8192}, {16, 4096, 4096}, {4096, 16, 4096}, {256, 256, 65536},
-    {1073741824, 1, 1}, {1, 1073741824, 1},
+    {1073741824, 1, 1}, {1, 1073741824, 1}, {8192, 64, 8192}, {896, 896, 896}, {512, 768, 3072},
 };
 enum { N_SHAPES = sizeof SHAPES / sizeof SHAPES[0] };
 
@@ -93,7 +93,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         cr_assert_eq(p.k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
                         /* every tile of C has its blocks, in the first launch or in the runs */
                         if (p.runs == 0)
-                            cr_assert_eq(p.blocks, p.tiles * p.split, "%s: blocks", where);
+                            cr_assert_eq(p.blocks, p.tiles * p.split * p.parts, "%s: blocks", where);
                         else {
                             cr_assert(p.kernel == KERNEL_WIDE && track >= TRACK_STREAM_K, "%s: runs", where);
                             long long left = p.tiles - p.blocks;
@@ -106,6 +106,17 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                             /* run r's piece of left-over tile t has slot r + t */
                             cr_assert_geq(p.slots_bytes, (size_t)(p.runs + left) * t->bm * t->bn * sizeof(float),
                                           "%s: slots", where);
+                        }
+                        /* K in parts: warp tiles, K whole otherwise, parts of 16 k-tiles or more, all
+                           the blocks at once, a slice of the workspace for each part */
+                        cr_assert_geq(p.parts, 1, "%s: parts", where);
+                        if (p.parts > 1) {
+                            cr_assert(p.kernel == KERNEL_WARP && track >= TRACK_STREAM_K && p.split == 1 &&
+                                          p.runs == 0 && p.k_tiles >= 16LL * p.parts,
+                                      "%s: %d parts", where, p.parts);
+                            cr_assert_leq(p.blocks, (long long)dev.sms * p.blocks_per_sm, "%s: parts' blocks", where);
+                            cr_assert_geq(p.workspace_bytes, (size_t)p.parts * m * n * sizeof(float),
+                                          "%s: workspace", where);
                         }
                         /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
                         cr_assert(p.blocks > 0 && p.blocks <= 2147483647LL, "%s: %lld blocks", where, p.blocks);
@@ -299,6 +310,37 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_LARGE && p.loop == LOOP_ROLLED);
 }
 
+/* K in parts (plan.c, plan_parts) on a 132-SM Hopper: the tile that pads C least, as many
+ * parts as the SMs hold blocks (each 16 k-tiles or more), where the plan without them fills
+ * less than 3/4 of the SMs' block slots or gives each block 64 k-tiles or more. */
+Test(plan, k_in_parts_where_the_rule_says)
+{
+    static const struct {
+        int m, n, k;
+        tile_id tile;
+        int parts, split;
+    } want[] = {
+        {256, 256, 16384, TILE_LARGE, 66, 1},   /* 4 tiles: 2 blocks an SM x 132 / 4 */
+        {1024, 1024, 16384, TILE_LARGE, 4, 1},  /* without: 512 blocks fill the slots, but 512 k-tiles each */
+        {896, 896, 896, TILE_LARGE, 5, 1},      /* without: 392 blocks in 528 slots (0.74) */
+        {8192, 64, 8192, TILE_SMALL, 4, 1},     /* 64 x 64 pads C least */
+        {16, 4096, 4096, TILE_MID, 16, 1},      /* 64 x 128 and 64 x 64 pad alike: the larger */
+        {1024, 1024, 1024, TILE_MID, 1, 4},     /* without: 512 blocks, 32 k-tiles each: the cluster */
+        {512, 512, 512, TILE_SMALL, 1, 4},      /* parts of 16 k-tiles: 4, too few blocks */
+        {256, 256, 256, TILE_SMALL, 1, 8},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        step6_plan p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+        cr_expect(p.tile == want[i].tile && p.parts == want[i].parts && p.split == want[i].split,
+                  "%dx%dx%d: tile %dx%d, %d parts, split %d; expected tile %dx%d, %d parts, split %d", want[i].m,
+                  want[i].n, want[i].k, TILES[p.tile].bm, TILES[p.tile].bn, p.parts, p.split, TILES[want[i].tile].bm,
+                  TILES[want[i].tile].bn, want[i].parts, want[i].split);
+        /* before the stream-K part of the track, never */
+        p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper());
+        cr_expect_eq(p.parts, 1);
+    }
+}
+
 /* The kernel line says what the plan chose, and its width of B's copies follows N. */
 Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
 {
@@ -311,6 +353,13 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread, K whole, one stage, B copied and C stored in 4-byte pieces, "
                            "at least 4 blocks an SM (registers)");
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect_str_eq(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
+                           "second kernel, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte pieces, "
+                           "at least 2 blocks an SM (registers)");
+    cr_expect_eq(p.blocks, 4 * 66);
+    cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
     p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
