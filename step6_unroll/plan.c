@@ -111,6 +111,12 @@ static int plan_runs(const step6_plan *p, const plan_device *dev)
     return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
 }
 
+/* The area of C's tiles, C and its padding. */
+static long long padded(int m, int n, tile_id t)
+{
+    return tiles_of(m, n, t) * TILES[t].bm * TILES[t].bn;
+}
+
 /* The share of the SMs' block slots (as many blocks as they hold at once) the blocks fill. */
 static double slot_fill(long long blocks, tile_id t, int stages, const plan_device *dev)
 {
@@ -121,17 +127,18 @@ static double slot_fill(long long blocks, tile_id t, int stages, const plan_devi
 /* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs: the warp tile
  * that pads C least (the larger of two that pad it alike), cut along K into as many parts
  * as the SMs' block slots hold, each at least 16 k-tiles (128 of K) deep. Taken where those
- * blocks fill at least three quarters of the slots and the plan without them either fills
- * less or gives each block 64 k-tiles or more: there the handing over, through memory and
- * a second kernel, costs little, and every SM works. Measured over the skinny, deep-K and
- * small squares of `make shapes` (README, "K in parts"). */
+ * blocks fill at least three quarters of the slots and the plan without them falls short:
+ * it fills less, or its tiles pad C more, or they are 64 x 64, the least efficient (8 x 4
+ * accumulators a thread).
+ * Measured over the skinny, deep-K and small square shapes of `make shapes` (README, "K in
+ * parts"). */
 static void plan_parts(step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     if (p->track < TRACK_STREAM_K || p->kernel != KERNEL_WARP || tiles_of(m, n, TILE_LARGE) >= dev->sms)
         return;
     tile_id t = TILE_LARGE;
     for (tile_id u = TILE_MID; u <= TILE_SMALL; u++)
-        if (tiles_of(m, n, u) * TILES[u].bm * TILES[u].bn < tiles_of(m, n, t) * TILES[t].bm * TILES[t].bn)
+        if (padded(m, n, u) < padded(m, n, t))
             t = u;
     const char *limit;
     long long tiles = tiles_of(m, n, t), k_tiles = (k + TILES[t].bk - 1) / TILES[t].bk;
@@ -139,8 +146,8 @@ static void plan_parts(step6_plan *p, int m, int n, int k, const plan_device *de
     long long parts = slots / tiles < k_tiles / 16 ? slots / tiles : k_tiles / 16;
     if (parts < 2 || 4 * tiles * parts < 3 * slots)
         return;
-    long long without = tiles_of(m, n, p->tile) * p->split, share = (k_tiles + p->split - 1) / p->split;
-    if (slot_fill(without, p->tile, p->stages, dev) >= 0.75 && share < 64)
+    if (p->tile != TILE_SMALL && padded(m, n, p->tile) == padded(m, n, t) &&
+        slot_fill(tiles_of(m, n, p->tile) * p->split, p->tile, p->stages, dev) >= 0.75)
         return;
     p->tile = t;
     p->split = 1;

@@ -312,7 +312,7 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
 
 /* K in parts (plan.c, plan_parts) on a 132-SM Hopper: the tile that pads C least, as many
  * parts as the SMs hold blocks (each 16 k-tiles or more), where the plan without them fills
- * less than 3/4 of the SMs' block slots or gives each block 64 k-tiles or more. */
+ * less than 3/4 of the SMs' block slots or runs 64 x 64 tiles. */
 Test(plan, k_in_parts_where_the_rule_says)
 {
     static const struct {
@@ -321,7 +321,8 @@ Test(plan, k_in_parts_where_the_rule_says)
         int parts, split;
     } want[] = {
         {256, 256, 16384, TILE_LARGE, 66, 1},   /* 4 tiles: 2 blocks an SM x 132 / 4 */
-        {1024, 1024, 16384, TILE_LARGE, 4, 1},  /* without: 512 blocks fill the slots, but 512 k-tiles each */
+        {128, 4096, 4096, TILE_LARGE, 8, 1},    /* without: 64 x 64 tiles, K split in 4 */
+        {1024, 1024, 16384, TILE_MID, 1, 4},    /* without: 512 blocks of 64 x 128 fill the slots */
         {896, 896, 896, TILE_LARGE, 5, 1},      /* without: 392 blocks in 528 slots (0.74) */
         {8192, 64, 8192, TILE_SMALL, 4, 1},     /* 64 x 64 pads C least */
         {16, 4096, 4096, TILE_MID, 16, 1},      /* 64 x 128 and 64 x 64 pad alike: the larger */
