@@ -23,7 +23,8 @@ typedef enum {
     TRACK_WARP_TILES,   /* warp_tiles.cuh: warp tiles, rasterization, FMAs in serpentine order */
     TRACK_SPLIT_K,      /* split_k.cuh: K split over a cluster where tiles are fewer than SMs */
     TRACK_WIDE_TILES,   /* wide_tiles.cuh: 128x256 tiles in a lean loop, copies among the FMAs */
-    TRACK_STREAM_K,     /* stream_k.cuh: the last partial wave of wide tiles in runs of k-tiles */
+    TRACK_STREAM_K,     /* stream_k.cuh: the last partial wave of wide tiles in runs of k-tiles;
+                           fewer tiles than SMs: K in parts added up by a second kernel */
     TRACK_PARTS
 } track_part;
 

@@ -7,7 +7,11 @@
 // run, so every SM gets the same share of the last wave (stream-K). A tile cut between
 // runs has its pieces' sums added, in k order, by the last piece to finish (README,
 // "Stream-K"). The plan (plan.c) says how many runs.
+// Where there are fewer tiles than SMs and they would leave the SMs short, the same idea
+// goes the other way: every tile's K in even parts, handed over through memory to a
+// second kernel (K IN PARTS, below; README, "K in parts").
 //   ./step6 4096 --track stream-k
+//   ./step6 256 256 16384
 
 // Where a run begins and which run holds a k-tile, in the row of the left-over tiles' k-tiles.
 struct tail_schedule {
