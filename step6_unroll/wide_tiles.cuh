@@ -17,9 +17,9 @@ using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumul
 static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TILES");
 
 // One wide tile: k_tile_count of its k-tiles from column k0 of A (row k0 of B) on, the
-// first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP (or, with
-// --unroll yes, step 6's unrolled pipeline: the other tiles' loop, stream_k.cuh); then
-// finish(acc, a_off, b_off). The whole
+// first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP, or through step
+// 6's pipeline, unrolled or rolled (the wide tiles with --unroll yes; the warp tiles of
+// K in parts, stream_k.cuh); then finish(acc, a_off, b_off). The whole
 // tile's work is in this one function, its kernels only call it: with the accumulators
 // declared by the kernel instead, the compiler numbered the loop's registers otherwise,
 // and 40 fewer FFMAs of the loop took an operand from the reuse cache (1% slower at 2048).
