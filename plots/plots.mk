@@ -27,7 +27,7 @@ RESULTS     = plots/results.csv
 CSV         = $(RESULTS)
 OUT         = plots
 README      = README.md
-PLOT_CHARTS = progression sizes
+PLOT_CHARTS = progression sizes peak
 # Every step, and step 6's core alone besides its whole track (its README row "step6_unroll (core)").
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
 RUN_FLAGS   = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'

@@ -8,7 +8,7 @@ set xrange [-0.6:nsteps - 0.4]
 set yrange [0:ymax]
 set format y "%.0f"
 set xtics scale 0
-set bmargin 4
+set bmargin 5
 set boxwidth 0.62
 set style fill solid 0.85 noborder
 set key top left

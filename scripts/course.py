@@ -12,7 +12,7 @@ is never drawn or counted. A row of a step run with part of its track (step 6's 
 `--unroll`) is named after both: "step6_unroll (core)". Bad input gets
 one line on stderr, "COMMAND: what is wrong", and exit code 2.
 """
-import argparse, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, calendar, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 NEEDED = "step m n k gflops cublas_gflops ratio verdict device cuda_runtime commit date_utc".split()
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
@@ -142,9 +142,62 @@ def g0(v):
     return f"{float(v):.0f}"
 
 
+# --- the FP32 FMA peak (./fma_peak) beside a results CSV ---------------------------------------
+
+PEAK_NEEDED = "device fma_gflops commit date_utc".split()
+
+
+def read_peak(results_path, rows):
+    """The FMA peak `make results` measured in the same run as the rows: peak.csv beside the results CSV, as a
+    dict (fma_gflops a number); or None and why not. Same run: the same device and commit, measured no later
+    than the last row and at most an hour before the first."""
+    path = os.path.join(os.path.dirname(results_path), "peak.csv")
+    if not os.path.exists(path):
+        return None, f"{path} is not there (`make results` measures it first)"
+    with open(path, newline="") as f:
+        lines = [l for l in f.read().splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    head = next(csv.reader(lines[:1]), [])
+    got = [dict(zip(head, next(csv.reader([l])))) for l in lines[1:]]
+    if len(got) != 1 or any(c not in head for c in PEAK_NEEDED) or not positive(got[0]["fma_gflops"]):
+        return None, f"{path} is not one row of ./fma_peak --csv with a positive fma_gflops"
+    peak = dict(got[0], fma_gflops=positive(got[0]["fma_gflops"]))
+    when = sorted(r["date_utc"] for r in rows if r["date_utc"])
+    stamp = lambda d: calendar.timegm(time.strptime(d, "%Y-%m-%dT%H:%M:%SZ")) if re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}Z", d) else None
+    first, last, at = stamp(when[0]) if when else None, stamp(when[-1]) if when else None, stamp(peak["date_utc"])
+    same = (peak["device"] == values(rows, "device") and peak["commit"] == values(rows, "commit") and None not in (first, at)
+            and first - 3600 <= at <= last)
+    if not same:
+        return None, (f"{path} is from another run ({peak['device']}, commit {peak['commit']}, {peak['date_utc']}) than "
+                      f"{results_path} ({identity(rows)})")
+    return peak, None
+
+
+def share(gflops, peak):
+    """GFLOPS as a share of the FMA peak, in percent, to two significant figures below 10%."""
+    pct = 100 * float(gflops) / peak["fma_gflops"]
+    return f"{pct:.2g}%" if pct < 10 else f"{pct:.0f}%"
+
+
+def peak_table(rows, peak):
+    """Each step's share of the FMA peak at each size, beside its ratio to cuBLAS."""
+    sizes = sizes_in(rows)
+    out = ["| step |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
+    for step in steps_in(rows):
+        at = [find(rows, step=step, size=s) for s in sizes]
+        out.append(f"| {step} |" + "".join(" – |" if not r else f" {share(r['gflops'], peak)} · {ratio_text(r['ratio'])} |"
+                                            if r["ok"] else f" {r['verdict']} |" for r in at))
+    medians = [cublas_median(rows, s) for s in sizes]
+    out.append("| cuBLAS (median) |" + "".join(f" {share(v, peak)} · 1× |" if v else " – |" for v in medians))
+    return out + ["", f"Each step's GFLOPS as a share of the GPU's FP32 FMA peak, {peak['fma_gflops']:.0f} GFLOPS as "
+                  f"`./fma_peak` measured it in the same run (one FMA = 2 FLOPs), then (after ·) its ratio to cuBLAS."]
+
+
 # --- the Markdown tables ---------------------------------------------------------------------
 
 def results_table(rows, source, _=None):
+    peak, why = read_peak(source, rows)
+    if not peak:
+        print(f"table: note: {why}: the results table has no share of the FMA peak")
     sizes = sizes_in(rows)
     out = ["| step |" + "".join(f" {s} GFLOPS | vs cuBLAS |" for s in sizes) + " verdict |",
            "|:-----|" + "-----:|-----:|" * len(sizes) + ":-----|"]
@@ -156,8 +209,9 @@ def results_table(rows, source, _=None):
         out.append(line + f" {'; '.join(bad) or 'PASS'} |")
     medians = [cublas_median(rows, s) for s in sizes]
     out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} | 1× |" if v else " – | – |" for v in medians) + " reference |")
-    return out + ["", f"Measured on {identity(rows)}: M = N = K, FP32, GFLOPS = 2·M·N·K / median time; \"vs cuBLAS\" is "
-                  f"cuBLAS's time over the step's, both timed in the same run. Written by `make table` from {source}."]
+    out += ["", f"Measured on {identity(rows)}: M = N = K, FP32, GFLOPS = 2·M·N·K / median time; \"vs cuBLAS\" is "
+            f"cuBLAS's time over the step's, both timed in the same run. Written by `make table` from {source}."]
+    return out + (["", "The same runs against the hardware's limit:", ""] + peak_table(rows, peak) if peak else [])
 
 
 def step_table(rows, source, step_dir):
@@ -506,6 +560,11 @@ def series(groups, xs, pick, title, where, more=lambda g: ()):
     return blocks, lost
 
 
+def tic_label(step):
+    """A step's name under its bar, a line for each word: "step6\nunroll\n(whole track)"."""
+    return step.replace("_", "\n", 1).replace(" (", "\n(")
+
+
 def chart_progression(rows, size):
     passing = sorted({size_of(r) for r in rows if r["ok"]} - {0})
     if not passing:
@@ -518,7 +577,7 @@ def chart_progression(rows, size):
     data = "".join(f"{x}\t{tflops(r)}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t{step_no(s) % 9 + 1}\t"
                    f"{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
     top = max([cublas] + [float(r["gflops"]) / 1000 for r in at if r and r["ok"]])
-    tics = ", ".join(f"{gp(s.replace('_', chr(10), 1))} {x}" for x, s in enumerate(steps))
+    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
     return data, dict(size=size, nsteps=len(steps), cublas=cublas, ymax=top * 1.3), f"set xtics ({tics})"
 
 
@@ -571,7 +630,26 @@ def chart_shapes(rows, _):
         note="no run passed: " + ", ".join(lost) if lost else ""), ""
 
 
-CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes}
+def chart_peak(rows, _, peak):
+    """Each step's share of the FP32 FMA peak at the largest square size, a bar each, labelled with its ratio to
+    cuBLAS; cuBLAS's share as a dashed line. None (no chart) without a peak from the same run."""
+    if not peak:
+        return None
+    size = max(size_of(r) for r in rows if r["ok"] and size_of(r)) if any(r["ok"] and size_of(r) for r in rows) else 0
+    if not size:
+        raise Fail("no PASS row has M = N = K: the peak chart needs square runs")
+    steps = steps_in(rows)
+    at = [find(rows, step=s, size=size) for s in steps]
+    pct = lambda g: 100 * float(g) / peak["fma_gflops"]
+    data = "".join(f"{x}\t{pct(r['gflops']) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
+                   f"{step_no(s) % 9 + 1}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
+    return data, dict(size=size, nsteps=len(steps), cublas=pct(cublas_median(rows, size)),
+                      peak_tflops=peak["fma_gflops"] / 1000), f"set xtics ({tics})"
+
+
+CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,
+          "peak": chart_peak}
 
 
 def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, optional=None):
@@ -588,9 +666,13 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
         return
     plotdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots")
     os.makedirs(outdir, exist_ok=True)
+    peak, why = read_peak(csv_path, rows) if "peak" in charts else (None, None)
+    if "peak" in charts and not peak:
+        print(f"chart: note: {why}: no peak chart")
+        charts = [c for c in charts if c != "peak"]
     with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
         for name in charts:
-            data, var, tics = CHARTS[name](rows, size)
+            data, var, tics = CHARTS[name](rows, size, peak) if name == "peak" else CHARTS[name](rows, size)
             with open(f"{tmp}/{name}.dat", "w") as f:
                 f.write(data)
             var.update(device=values(rows, "device"), cuda=values(rows, "cuda_runtime"), commits=values(rows, "commit"),

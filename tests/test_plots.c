@@ -146,18 +146,22 @@ Test(chart, renders_the_fixture_from_the_expected_data)
     expect_rc(0, dir, MAKE "chart CSV=" FIXTURE " OUT=\"$D/out\" CHART_DATA=\"$D/data\"");
     expect_golden(dir, "progression.dat", "\"$D/data/progression.dat\"");
     expect_golden(dir, "sizes.dat", "\"$D/data/sizes.dat\"");
-    cr_expect_eq(entries(dir, "out"), 4, "make chart did not write exactly the four pictures");
+    expect_golden(dir, "peak.dat", "\"$D/data/peak.dat\"");
+    cr_expect_eq(entries(dir, "out"), 6, "make chart did not write exactly the six pictures");
     const char *png = "for f in \"$D\"/out/*.png; do head -c 24 \"$f\" | od -An -tx1 | tr -d ' \\n'; echo; done";
     char *log;
     sh(&log, dir, "%s", png);
-    /* The PNG signature, IHDR, and the width 1600 (0x640), for each of the two. */
+    /* The PNG signature, IHDR, and the width 1600 (0x640), for each of the three. */
     const char *want = "89504e470d0a1a0a0000000d4948445200000640";
-    cr_expect(strstr(log, want) && strstr(strstr(log, want) + 1, want), "not two 1600 px PNGs:\n%s", log);
+    int pngs = 0;
+    for (const char *at = strstr(log, want); at; at = strstr(at + 1, want))
+        pngs++;
+    cr_expect_eq(pngs, 3, "not three 1600 px PNGs:\n%s", log);
     free(log);
     expect_rc(0, dir, "grep -q 'Test Fixture GPU (made-up numbers), 2025-11-20' \"$D/out/sizes.svg\"");
     expect_rc(0, dir, MAKE "sweep-chart SWEEP_CSV=" SWEEP_FIXTURE " OUT=\"$D/out\" CHART_DATA=\"$D/data\"");
     expect_golden(dir, "sweep.dat", "\"$D/data/sweep.dat\"");
-    cr_expect_eq(entries(dir, "out"), 6, "make sweep-chart did not add exactly its two pictures");
+    cr_expect_eq(entries(dir, "out"), 8, "make sweep-chart did not add exactly its two pictures");
     rm_rf(dir);
 }
 
@@ -188,7 +192,7 @@ Test(chart, bad_csvs_are_refused_and_leave_the_charts_alone)
         cr_expect(strstr(log, "chart: ") && strstr(log, bad[i].says), "bad CSV %zu: no \"%s\" in:\n%s", i, bad[i].says, log);
         free(log);
     }
-    expect_rc(0, dir, "diff -r \"$D/before\" \"$D/out\" && [ $(ls -A \"$D/out\" | wc -l) = 4 ]");
+    expect_rc(0, dir, "diff -r \"$D/before\" \"$D/out\" && [ $(ls -A \"$D/out\" | wc -l) = 6 ]");
     expect_rc(0, dir, "out=$(" MAKE "sweep-chart SWEEP_CSV=" FIXTURE " OUT=\"$D/out\" 2>&1); [ $? = 2 ] && "
               "echo \"$out\" | grep -q \"a sweep is one step's rows\"");
     rm_rf(dir);
@@ -225,6 +229,45 @@ Test(chart, rows_the_harness_formats_chart)
     fclose(f);
     expect_rc(0, dir, MAKE "chart CSV=\"$D/harness.csv\" OUT=\"$D\" && grep -q 'Harness-Formatted GPU' \"$D/sizes.svg\"");
     rm_rf(dir);
+}
+
+/* The share of the FMA peak comes only from a peak.csv of the same run (same device and
+ * commit, measured at most an hour before the first row): else the table and charts go
+ * without it and say why in one line. */
+Test(chart, the_fma_peak_share_needs_the_peak_of_the_same_run)
+{
+    static const struct {
+        const char *peak, *says;
+    } runs[] = {
+        {NULL, "peak.csv is not there"},
+        {"sed s/fixture000/fixture001/ tests/data/peak.csv", "peak.csv is from another run"},
+        {"sed s/2025-11-20T09:59:50Z/2025-11-20T08:00:00Z/ tests/data/peak.csv", "peak.csv is from another run"},
+        {"sed 's/,64000.0,/,0,/' tests/data/peak.csv", "not one row of ./fma_peak --csv with a positive fma_gflops"},
+        {"cat tests/data/peak.csv", NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char dir[256], *log;
+        tmpdir(dir, sizeof dir);
+        expect_rc(0, dir, "cp " FIXTURE " \"$D/results.csv\" && printf '# c\\n<!-- results-table:begin -->\\n"
+                  "<!-- results-table:end -->\\n' > \"$D/README.md\"%s%s%s", runs[i].peak ? " && " : "",
+                  runs[i].peak ? runs[i].peak : "", runs[i].peak ? " > \"$D/peak.csv\"" : "");
+        int rc = sh(&log, dir, MAKE "chart CSV=\"$D/results.csv\" OUT=\"$D/out\" && " MAKE
+                    "table CSV=\"$D/results.csv\" README=\"$D/README.md\" STEP_READMES= && cat \"$D/README.md\"");
+        cr_expect_eq(rc, 0, "peak %zu: exit %d:\n%s", i, rc, log);
+        if (runs[i].says) {
+            cr_expect(strstr(log, "no peak chart") && strstr(log, "the results table has no share of the FMA peak") &&
+                          strstr(log, runs[i].says) && !strstr(log, "hardware's limit"),
+                      "peak %zu: no \"%s\", or a share of the peak all the same:\n%s", i, runs[i].says, log);
+            cr_expect_eq(entries(dir, "out"), 4, "peak %zu: not just the four other pictures", i);
+        } else {
+            cr_expect(strstr(log, "| step0_naive | 0.61% · 0.13× |") && strstr(log, "| cuBLAS (median) | 4.5% · 1× |") &&
+                          strstr(log, "64000 GFLOPS as `./fma_peak` measured it in the same run") && !strstr(log, "note"),
+                      "peak %zu: no share of the peak:\n%s", i, log);
+            cr_expect_eq(entries(dir, "out"), 6, "peak %zu: no peak chart", i);
+        }
+        free(log);
+        rm_rf(dir);
+    }
 }
 
 /* --- make table ------------------------------------------------------------------------ */
