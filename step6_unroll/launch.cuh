@@ -45,6 +45,10 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
         case TILE_LARGE: return launch_k_parts<warp_large, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
         case TILE_MID: return launch_k_parts<warp_mid, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
         case TILE_SMALL: return launch_k_parts<warp_small, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+        case TILE_WIDE:   // in the lean loop only (plan.c)
+            if constexpr (UNROLLED)
+                return launch_k_parts<wide, K_PIPE_MAX, LOOP_LEAN, VEC>(g, p, stream);
+            [[fallthrough]];
         default: return cudaErrorInvalidValue;
         }
     }

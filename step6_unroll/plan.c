@@ -124,15 +124,29 @@ static double slot_fill(long long blocks, tile_id t, int stages, const plan_devi
     return wave_fill(blocks, dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit));
 }
 
-/* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs: the warp tile
- * that pads C least (the larger of two that pad it alike), cut along K into as many parts
- * as the SMs' block slots hold, each at least 16 k-tiles (128 of K) deep. Taken where those
- * blocks fill at least three quarters of the slots and the plan without them falls short:
- * it fills less, or its tiles pad C more, or they are 64 x 64, the least efficient (8 x 4
- * accumulators a thread).
+/* The parts of a tile's K for tile t: as many as the SMs' block slots hold, each at least
+ * `depth` k-tiles deep; 0 where that is fewer than 2, or their blocks fill less than three
+ * quarters of the slots. */
+static int parts_for(int m, int n, int k, tile_id t, int depth, int stages, const plan_device *dev)
+{
+    const char *limit;
+    long long tiles = tiles_of(m, n, t), k_tiles = (k + TILES[t].bk - 1) / TILES[t].bk;
+    long long slots = (long long)dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit);
+    long long parts = slots / tiles < k_tiles / depth ? slots / tiles : k_tiles / depth;
+    return parts < 2 || 4 * tiles * parts < 3 * slots ? 0 : (int)parts;
+}
+
+/* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs. First the wide
+ * tiles (128 accumulators a thread, in their lean loop; --unroll yes keeps the warp tiles),
+ * where they pad C no more than the warp tiles and each part is at least 64 k-tiles (512 of
+ * K) deep, so that the trip through memory is small next to its work. Else the warp tile
+ * that pads C least (the larger of two that pad it alike), in parts at least 16 k-tiles
+ * (128 of K) deep, taken where the plan without them falls short: it fills less than three
+ * quarters of the slots, or its tiles pad C more, or they are 64 x 64, the least efficient
+ * (8 x 4 accumulators a thread).
  * Measured over the skinny, deep-K and small square shapes of `make shapes` (README, "K in
  * parts"). */
-static void plan_parts(step6_plan *p, int m, int n, int k, const plan_device *dev)
+static void plan_parts(step6_plan *p, int m, int n, int k, int unroll, const plan_device *dev)
 {
     if (p->track < TRACK_STREAM_K || p->kernel != KERNEL_WARP || tiles_of(m, n, TILE_LARGE) >= dev->sms)
         return;
@@ -140,18 +154,19 @@ static void plan_parts(step6_plan *p, int m, int n, int k, const plan_device *de
     for (tile_id u = TILE_MID; u <= TILE_SMALL; u++)
         if (padded(m, n, u) < padded(m, n, t))
             t = u;
-    const char *limit;
-    long long tiles = tiles_of(m, n, t), k_tiles = (k + TILES[t].bk - 1) / TILES[t].bk;
-    long long slots = (long long)dev->sms * blocks_per_sm(t, p->stages * stage_bytes(t), dev, &limit);
-    long long parts = slots / tiles < k_tiles / 16 ? slots / tiles : k_tiles / 16;
-    if (parts < 2 || 4 * tiles * parts < 3 * slots)
-        return;
-    if (p->tile != TILE_SMALL && padded(m, n, p->tile) == padded(m, n, t) &&
-        slot_fill(tiles_of(m, n, p->tile) * p->split, p->tile, p->stages, dev) >= 0.75)
-        return;
+    int parts = parts_for(m, n, k, TILE_WIDE, 64, p->stages, dev);
+    if (unroll != UNROLL_YES && padded(m, n, TILE_WIDE) <= padded(m, n, t) && parts) {
+        p->kernel = KERNEL_WIDE;
+        t = TILE_WIDE;
+    } else {
+        parts = parts_for(m, n, k, t, 16, p->stages, dev);
+        if (!parts || (p->tile != TILE_SMALL && padded(m, n, p->tile) == padded(m, n, t) &&
+                       slot_fill(tiles_of(m, n, p->tile) * p->split, p->tile, p->stages, dev) >= 0.75))
+            return;
+    }
     p->tile = t;
     p->split = 1;
-    p->parts = (int)parts;
+    p->parts = parts;
 }
 
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev)
@@ -174,7 +189,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
         if (p.track >= TRACK_WARP_TILES) {
             plan_warp(&p, m, n, k, dev);
-            plan_parts(&p, m, n, k, dev);
+            plan_parts(&p, m, n, k, unroll, dev);
         }
         else
             plan_core(&p, m, n, dev);

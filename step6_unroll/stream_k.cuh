@@ -126,14 +126,19 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
 
 // K IN PARTS. With fewer tiles than SMs and a deep K (256 x 256 x 16384 has 2 wide
 // tiles for 132 SMs), the tiles' K is cut instead: `parts` even runs of k-tiles a tile,
-// a block each, as many blocks as the SMs hold at once. Each part writes its sums, not
-// scaled, into its own M x N slice of the workspace; a second kernel (add_up_parts) adds
-// the slices up, part 0 first, for every element of C, with all the SMs, and writes C.
+// a block each, as many blocks as the SMs hold at once. Each part writes its sums into
+// its own M x N slice of the workspace (slice `part` of c here: the launch passes the
+// workspace, alpha = 1 and beta = 0); a second kernel (add_up_parts) adds the slices up,
+// part 0 first, for every element of C, with all the SMs, and writes C.
 // A split over a cluster (split_k.cuh) has at most 8 blocks a tile, and small ones; this
 // has any number, of any tile. The plan (plan.c) says which tile and how many parts.
+// alpha and beta come as arguments, as in every other kernel, though they are always 1
+// and 0: written in as constants, they changed the epilogue, the compiler numbered the
+// main loop's registers otherwise, and 2% to 8% of its FFMAs read all three operands
+// from one register bank (README, "K in parts").
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
-sgemm_k_part(int m, int n, int k, const float *a, const float *b, float *sums, int parts)
+sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int parts)
 {
     constexpr int BK = CFG::BK;
     extern __shared__ __align__(16) float smem[];
@@ -142,8 +147,8 @@ sgemm_k_part(int m, int n, int k, const float *a, const float *b, float *sums, i
     int first = (int)((long long)part * k_tiles / parts), end = (int)((long long)(part + 1) * k_tiles / parts);
     int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
     // The epilogue reads the tile's origin back from shared memory, and works its slice
-    // out anew: kept in registers through the main loop, they made the 64 x 128 tile's
-    // kernel spill (as in sgemm_warp_tiles).
+    // out anew: kept in registers through the main loop, they made the kernel spill (as in
+    // sgemm_warp_tiles).
     __shared__ int2 origin;
     if (threadIdx.x == 0)
         origin = tile_origin<CFG>(tile, m, n);
@@ -151,8 +156,8 @@ sgemm_k_part(int m, int n, int k, const float *a, const float *b, float *sums, i
     wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
         smem, a, b, m, n, k, origin, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
-            float *slice = sums + (size_t)(blockIdx.x % parts) * m * n;
-            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, 1.0f, 0.0f, slice, origin.x, origin.y);
+            float *slice = c + (size_t)(blockIdx.x % parts) * m * n;
+            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
         });
 }
 
@@ -196,7 +201,7 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
     float *sums = (float *)harness_workspace(p.workspace_bytes, &err);
     if (err == cudaSuccess)
         err = launch_kernel(sgemm_k_part<CFG, K_PIPE_MAX, LOOP, VEC>, p.blocks, CFG::THREADS, p.smem_bytes, stream,
-                            g->m, g->n, g->k, g->a, g->b, sums, p.parts);
+                            g->m, g->n, g->k, 1.0f, g->a, g->b, 0.0f, sums, p.parts);
     if (err != cudaSuccess)
         return err;
     long long quads = (long long)g->m * ((g->n + 3) / 4);

@@ -475,7 +475,7 @@ static void expect_every_choice_reached(const plan_device *dev, const step6_case
         {KERNEL_WARP, TILE_SMALL, 4, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 8, 0, 0, 1},
         {KERNEL_WIDE, TILE_WIDE, 1, 0, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0, 0},
         {KERNEL_WARP, TILE_LARGE, 1, 0, 1, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 1, 0},
-        {KERNEL_WARP, TILE_SMALL, 1, 0, 1, 0},
+        {KERNEL_WARP, TILE_SMALL, 1, 0, 1, 0},      {KERNEL_WIDE, TILE_WIDE, 1, 0, 1, 0},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         if (want[w].needs_clusters && !dev->clusters)

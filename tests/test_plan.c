@@ -107,12 +107,15 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                             cr_assert_geq(p.slots_bytes, (size_t)(p.runs + left) * t->bm * t->bn * sizeof(float),
                                           "%s: slots", where);
                         }
-                        /* K in parts: warp tiles, K whole otherwise, parts of 16 k-tiles or more, all
-                           the blocks at once, a slice of the workspace for each part */
+                        /* K in parts: warp tiles in parts of 16 k-tiles or more, or wide tiles in
+                           their lean loop in parts of 64 or more; K whole otherwise, all the blocks
+                           at once, a slice of the workspace for each part */
                         cr_assert_geq(p.parts, 1, "%s: parts", where);
                         if (p.parts > 1) {
-                            cr_assert(p.kernel == KERNEL_WARP && track >= TRACK_STREAM_K && p.split == 1 &&
-                                          p.runs == 0 && p.k_tiles >= 16LL * p.parts,
+                            int wide = p.kernel == KERNEL_WIDE;
+                            cr_assert((p.kernel == KERNEL_WARP || (wide && p.tile == TILE_WIDE && p.loop == LOOP_LEAN)) &&
+                                          track >= TRACK_STREAM_K && p.split == 1 && p.runs == 0 &&
+                                          p.k_tiles >= (wide ? 64LL : 16LL) * p.parts,
                                       "%s: %d parts", where, p.parts);
                             cr_assert_leq(p.blocks, (long long)dev.sms * p.blocks_per_sm, "%s: parts' blocks", where);
                             cr_assert_geq(p.workspace_bytes, (size_t)p.parts * m * n * sizeof(float),
@@ -310,7 +313,8 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_LARGE && p.loop == LOOP_ROLLED);
 }
 
-/* K in parts (plan.c, plan_parts) on a 132-SM Hopper: the tile that pads C least, as many
+/* K in parts (plan.c, plan_parts) on a 132-SM Hopper: wide tiles where they pad C no more
+ * and each part is 64 k-tiles deep or more; else the warp tile that pads C least, as many
  * parts as the SMs hold blocks (each 16 k-tiles or more), where the plan without them fills
  * less than 3/4 of the SMs' block slots or runs 64 x 64 tiles. */
 Test(plan, k_in_parts_where_the_rule_says)
@@ -320,13 +324,19 @@ Test(plan, k_in_parts_where_the_rule_says)
         tile_id tile;
         int parts, split;
     } want[] = {
-        {256, 256, 16384, TILE_LARGE, 66, 1},   /* 4 tiles: 2 blocks an SM x 132 / 4 */
-        {128, 4096, 4096, TILE_LARGE, 8, 1},    /* without: 64 x 64 tiles, K split in 4 */
-        {1024, 1024, 16384, TILE_MID, 1, 4},    /* without: 512 blocks of 64 x 128 fill the slots */
+        {256, 256, 16384, TILE_LARGE, 66, 1},   /* 4 tiles: 2 blocks an SM x 132 / 4 (wide: 32
+                                                   parts of 64 k-tiles, too few blocks) */
+        {256, 256, 65536, TILE_WIDE, 66, 1},    /* 2 wide tiles, parts of 124 k-tiles */
+        {128, 4096, 4096, TILE_WIDE, 8, 1},     /* 16 wide tiles, parts of 64 k-tiles */
+        {4096, 128, 4096, TILE_LARGE, 8, 1},    /* wide tiles pad C twice over */
+        {1024, 1024, 16384, TILE_WIDE, 4, 1},   /* 32 wide tiles, parts of 512 k-tiles */
+        {1280, 1280, 1280, TILE_WIDE, 2, 1},    /* 50 wide tiles, parts of 80 k-tiles */
+        {768, 768, 768, TILE_LARGE, 6, 1},      /* wide: parts of 64 k-tiles are too few */
+        {1024, 1024, 4096, TILE_WIDE, 4, 1},
         {896, 896, 896, TILE_LARGE, 5, 1},      /* without: 392 blocks in 528 slots (0.74) */
         {8192, 64, 8192, TILE_SMALL, 4, 1},     /* 64 x 64 pads C least */
         {16, 4096, 4096, TILE_MID, 16, 1},      /* 64 x 128 and 64 x 64 pad alike: the larger */
-        {1024, 1024, 1024, TILE_MID, 1, 4},     /* without: 512 blocks, 32 k-tiles each: the cluster */
+        {1024, 1024, 1024, TILE_MID, 1, 4},     /* 512 blocks of 32 k-tiles fill the slots; wide: 2 parts */
         {512, 512, 512, TILE_SMALL, 1, 4},      /* parts of 16 k-tiles: 4, too few blocks */
         {256, 256, 256, TILE_SMALL, 1, 8},
     };
@@ -354,13 +364,22 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread, K whole, one stage, B copied and C stored in 4-byte pieces, "
                            "at least 4 blocks an SM (registers)");
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
                            "second kernel, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte pieces, "
                            "at least 2 blocks an SM (registers)");
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
+                           "second kernel, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
+                           "at least 1 block an SM (registers)");
+    cr_expect_eq(p.blocks, 2 * 66);
+    /* --unroll yes keeps the warp tiles */
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper());
+    cr_expect(p.kernel == KERNEL_WARP && p.tile == TILE_LARGE && p.parts == 66 && p.loop == LOOP_UNROLLED);
     p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
