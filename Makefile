@@ -193,7 +193,7 @@ help:
 	@echo "make memcheck       compute-sanitizer memcheck on every step at $(SAN_SIZE)"
 	@echo "make sanitize       memcheck, racecheck and synccheck on every step"
 	@echo "make plots          (GPU) every step at every size: plots/results.csv, then the charts"
-	@echo "make chart          the charts from plots/results.csv (no GPU)"
+	@echo "make chart          the charts from plots/results.csv and plots/peak.csv (no GPU)"
 	@echo "make table          the measured tables into README.md and the step READMEs"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"

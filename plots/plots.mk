@@ -4,7 +4,7 @@
 #   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
 #                                 plots/results.csv, then the charts (where gnuplot is)
 #   make results                  the runs and plots/results.csv only
-#   make chart [CSV=x.csv] [OUT=dir]   plots/progression and plots/sizes (.png, .svg), no GPU;
+#   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
 #   make table [CSV=x.csv] [README=x.md]   the tables into README.md and the step READMEs
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart

@@ -727,6 +727,31 @@ def measured_on(texts):
     return f"measured on {gpu_names(texts)}, {date} (UTC), commit {commit}"
 
 
+def one_bank(loop):
+    """The FFMAs of a loop (its instructions' text) that read all three operands from one of the register
+    file's two banks (register number mod 2, as measured on Volta and later): three reads from one bank take
+    an extra cycle. An operand that the instruction before marked .reuse, in the same place, comes from the
+    operand reuse cache instead, and RZ and constants are no reads."""
+    count, cache = 0, {}
+    for text in loop:
+        op, _, args = text.partition(" ")
+        if not op.startswith("FFMA"):
+            cache = {}
+            continue
+        reads, kept = [], {}
+        for place, arg in enumerate(a.strip() for a in args.split(",")[1:4]):
+            m = re.fullmatch(r"-?\|?R(\d+)\|?(\.reuse)?", arg)
+            if not m:
+                continue
+            if m[2]:
+                kept[place] = int(m[1])
+            if cache.get(place) != int(m[1]):
+                reads.append(int(m[1]))
+        cache = kept
+        count += len(reads) == 3 and len({r % 2 for r in reads}) == 1
+    return count
+
+
 def sass_summary(text):
     """Per kernel of a `cuobjdump --dump-sass` listing, the static counts that matter here."""
     kernels, arch = [], ""
@@ -737,13 +762,13 @@ def sass_summary(text):
             kernels.append((m[1], arch, []))
         elif kernels and (m := re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)):
             words = [w for w in m[2].split() if not w.startswith("@")]   # @P0: a predicate
-            kernels[-1][2].extend([(int(m[1], 16), words[0], words[-1])] if words else [])
+            kernels[-1][2].extend([(int(m[1], 16), words[0], words[-1], " ".join(words))] if words else [])
     if not kernels:
         raise Fail("no kernel (no \"Function :\" line): is it the output of cuobjdump --dump-sass?")
     pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "–"
     out = []
     for n, (fn, arch, code) in enumerate(kernels, 1):
-        ops = collections.Counter(op for _, op, _ in code)
+        ops = collections.Counter(op for _, op, _, _ in code)
         count = lambda cls: sum(k for op, k in ops.items() if op.split(".")[0] == cls)
         widths = lambda cls, usual: ", ".join([f"{v} {ops[v]}" for v in usual.split()] + [
             f"{v} {k}" for v, k in ops.items() if v.split(".")[0] == cls and v not in usual.split()]) or f"{cls} 0"
@@ -753,11 +778,12 @@ def sass_summary(text):
                 f"    global  {widths('LDG', 'LDG.E LDG.E.64 LDG.E.128')} | {widths('STG', 'STG.E STG.E.64 STG.E.128')} | {widths('LDGSTS', '')}",
                 f"    shared  {widths('LDS', 'LDS LDS.64 LDS.128')} | {widths('STS', 'STS STS.64 STS.128')}"]
         # A backward branch closes a loop; the widest such span is the kernel's main loop.
-        loops = [(int(t, 16), a) for a, op, t in code if op.startswith("BRA") and re.fullmatch(r"0x[0-9a-f]+", t) and int(t, 16) < a]
+        loops = [(int(t, 16), a) for a, op, t, _ in code if op.startswith("BRA") and re.fullmatch(r"0x[0-9a-f]+", t) and int(t, 16) < a]
         lo, hi = max(loops, key=lambda l: l[1] - l[0], default=(0, -1))
-        body = [op.split(".")[0] for a, op, _ in code if lo <= a <= hi]
+        body = [op.split(".")[0] for a, op, _, _ in code if lo <= a <= hi]
         out.append(f"    longest loop 0x{lo:04x}-0x{hi:04x}: {len(body)} instructions, FFMA {body.count('FFMA')} "
-                   f"({pct(body.count('FFMA'), len(body))})" if loops else "    no loop (no backward branch)")
+                   f"({pct(body.count('FFMA'), len(body))}), {one_bank([t for a, _, _, t in code if lo <= a <= hi])} "
+                   f"of them reading all three operands from one register bank" if loops else "    no loop (no backward branch)")
     return "\n".join(out) + "\n"
 
 

@@ -465,6 +465,9 @@ Test(ablation, ablation_table_names_each_run)
 #define MASK_COMMIT MASK " -e 's/commit [0-9a-z-]*/commit COMMIT/'"
 
 /* The committed excerpt of a listing, tests/data/sass_excerpt.sass; a file that is no listing. */
+/* The excerpt's loop has four FFMAs: two read three registers of one bank (R12 R16 R20,
+ * R13 R17 R21), one takes R13 from the reuse cache (marked .reuse by the FFMA before it)
+ * and reads two, one reads registers of both banks: "2 of them". */
 Test(tools, sass_summary_counts_each_kernel)
 {
     char dir[256];
