@@ -17,13 +17,18 @@ namespace cg = cooperative_groups;
 // memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
 // onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
 // keeps each block's shared memory alive until the others have read it.
+// The partial tile is kept in four planes, plane q holding column 4j + q of each row at
+// j: a thread's four neighbouring accumulators go to four planes, one float at a time.
+// Written as one float4 (one row, four columns), they had to sit in four consecutive
+// registers, the compiler numbered the main loop's registers otherwise, and 4% to 5% of
+// its FFMAs read all three operands from one register bank (README, "K in parts").
 template <typename CFG, int SPLIT, bool VEC>
 __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off,
                                              int b_off, int m, int n, float alpha, float beta, float *c, int tile_row,
                                              int tile_col)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT;
+    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT, PLANE = CFG::BM * BN / 4;
     static_assert(CFG::BM % SPLIT == 0 && (ROWS * BN / 4) % CFG::THREADS == 0,
                   "each block adds up whole rows, every thread the same share");
     cg::cluster_group cluster = cg::this_cluster();
@@ -34,22 +39,26 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
 #pragma unroll
         for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
             int row = a_off + (i / 4) * CFG::STRIDE_M + i % 4, col = b_off + j4 * CFG::STRIDE_N;
-            *reinterpret_cast<float4 *>(&smem[row * BN + col]) =
-                make_float4(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2], acc[i][4 * j4 + 3]);
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                smem[q * PLANE + row * (BN / 4) + col / 4] = acc[i][4 * j4 + q];
         }
     cluster.sync();
 #pragma unroll
     for (int e = threadIdx.x; e < ROWS * BN / 4; e += CFG::THREADS) {
         int row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
-        float4 sum = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], 0));
+        float sum[4];
 #pragma unroll
-        for (int s = 1; s < SPLIT; s++) {
-            float4 part = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[row * BN + col], s));
-            sum.x += part.x; sum.y += part.y; sum.z += part.z; sum.w += part.w;
-        }
+        for (int q = 0; q < 4; q++)
+            sum[q] = *cluster.map_shared_rank(&smem[q * PLANE + row * (BN / 4) + col / 4], 0);
+#pragma unroll
+        for (int s = 1; s < SPLIT; s++)
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                sum[q] += *cluster.map_shared_rank(&smem[q * PLANE + row * (BN / 4) + col / 4], s);
         row += tile_row;
         col += tile_col;
-        float v[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
+        float v[4] = {alpha * sum[0], alpha * sum[1], alpha * sum[2], alpha * sum[3]};
         if (row < m)
             store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
     }
