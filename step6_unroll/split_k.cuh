@@ -10,6 +10,7 @@
 // kernel, no workspace. The plan (plan.c) picks the tile and SPLIT (README, "Split K").
 //   ./step6 512 --track split-k
 #include <cooperative_groups.h>
+#include <type_traits>
 
 namespace cg = cooperative_groups;
 
@@ -17,18 +18,26 @@ namespace cg = cooperative_groups;
 // memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
 // onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
 // keeps each block's shared memory alive until the others have read it.
-// The partial tile is kept in four planes, plane q holding column 4j + q of each row at
-// j: a thread's four neighbouring accumulators go to four planes, one float at a time.
-// Written as one float4 (one row, four columns), they had to sit in four consecutive
-// registers, the compiler numbered the main loop's registers otherwise, and 4% to 5% of
-// its FFMAs read all three operands from one register bank (README, "K in parts").
+// The 64 x 128 tiles keep their partial tile in four planes, plane q holding column
+// 4j + q of each row at j: a thread's four neighbouring accumulators go to four planes,
+// a float at a time. Written as one float4 (one row, four columns), they had to sit in
+// four consecutive registers, the compiler numbered the main loop's registers otherwise,
+// and 4% of its FFMAs read all three operands from one register bank. The 64 x 64 tiles
+// keep the float4: they split K where a block's share is short (32 of K a block at 256),
+// and there the epilogue's four times as many loads cost more than the loop's conflicts
+// (README, "K in parts").
 template <typename CFG, int SPLIT, bool VEC>
 __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off,
                                              int b_off, int m, int n, float alpha, float beta, float *c, int tile_row,
                                              int tile_col)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT, PLANE = CFG::BM * BN / 4;
+    constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT;
+    constexpr bool PLANES = std::is_same<CFG, warp_mid>::value;
+    // element (row, col) of the partial tile: in its plane, or in place
+    auto at = [](int row, int col) {
+        return PLANES ? col % 4 * (CFG::BM * BN / 4) + row * (BN / 4) + col / 4 : row * BN + col;
+    };
     static_assert(CFG::BM % SPLIT == 0 && (ROWS * BN / 4) % CFG::THREADS == 0,
                   "each block adds up whole rows, every thread the same share");
     cg::cluster_group cluster = cg::this_cluster();
@@ -39,9 +48,14 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
 #pragma unroll
         for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
             int row = a_off + (i / 4) * CFG::STRIDE_M + i % 4, col = b_off + j4 * CFG::STRIDE_N;
+            if constexpr (PLANES) {
 #pragma unroll
-            for (int q = 0; q < 4; q++)
-                smem[q * PLANE + row * (BN / 4) + col / 4] = acc[i][4 * j4 + q];
+                for (int q = 0; q < 4; q++)
+                    smem[at(row, col + q)] = acc[i][4 * j4 + q];
+            } else {
+                *reinterpret_cast<float4 *>(&smem[at(row, col)]) =
+                    make_float4(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2], acc[i][4 * j4 + 3]);
+            }
         }
     cluster.sync();
 #pragma unroll
@@ -49,13 +63,20 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
         int row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
         float sum[4];
 #pragma unroll
-        for (int q = 0; q < 4; q++)
-            sum[q] = *cluster.map_shared_rank(&smem[q * PLANE + row * (BN / 4) + col / 4], 0);
+        for (int s = 0; s < SPLIT; s++) {   // rank order
+            float part[4];
+            if constexpr (PLANES) {
 #pragma unroll
-        for (int s = 1; s < SPLIT; s++)
+                for (int q = 0; q < 4; q++)
+                    part[q] = *cluster.map_shared_rank(&smem[at(row, col + q)], s);
+            } else {
+                float4 p4 = *reinterpret_cast<const float4 *>(cluster.map_shared_rank(&smem[at(row, col)], s));
+                part[0] = p4.x; part[1] = p4.y; part[2] = p4.z; part[3] = p4.w;
+            }
 #pragma unroll
             for (int q = 0; q < 4; q++)
-                sum[q] += *cluster.map_shared_rank(&smem[q * PLANE + row * (BN / 4) + col / 4], s);
+                sum[q] = s == 0 ? part[q] : sum[q] + part[q];
+        }
         row += tile_row;
         col += tile_col;
         float v[4] = {alpha * sum[0], alpha * sum[1], alpha * sum[2], alpha * sum[3]};
