@@ -565,20 +565,33 @@ def tic_label(step):
     return step.replace("_", "\n", 1).replace(" (", "\n(")
 
 
-def chart_progression(rows, size):
+def passing_squares(rows, chart):
     passing = sorted({size_of(r) for r in rows if r["ok"]} - {0})
     if not passing:
-        raise Fail("no PASS row has M = N = K: the progression chart needs square runs")
+        raise Fail(f"no PASS row has M = N = K: the {chart} chart needs square runs")
+    return passing
+
+
+def step_bars(rows, size, value):
+    """The bars of a bar chart at one size, a line each step: "x value ratio linetype verdict" (value(row) of a
+    valid run, NaN otherwise), the rows, and the x tics naming the steps."""
+    steps = steps_in(rows)
+    at = [find(rows, step=s, size=size) for s in steps]
+    data = "".join(f"{x}\t{value(r) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
+                   f"{step_no(s) % 9 + 1}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
+    return data, at, f"set xtics ({tics})"
+
+
+def chart_progression(rows, size):
+    passing = passing_squares(rows, "progression")
     if size not in passing:
         print(f"chart: note: no run passed at {size}; the progression chart shows {passing[-1]} instead", file=sys.stderr)
         size = passing[-1]
-    steps, cublas = steps_in(rows), cublas_median(rows, size) / 1000
-    at = [find(rows, step=s, size=size) for s in steps]
-    data = "".join(f"{x}\t{tflops(r)}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t{step_no(s) % 9 + 1}\t"
-                   f"{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    cublas = cublas_median(rows, size) / 1000
+    data, at, tics = step_bars(rows, size, tflops)
     top = max([cublas] + [float(r["gflops"]) / 1000 for r in at if r and r["ok"]])
-    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
-    return data, dict(size=size, nsteps=len(steps), cublas=cublas, ymax=top * 1.3), f"set xtics ({tics})"
+    return data, dict(size=size, nsteps=len(at), cublas=cublas, ymax=top * 1.3), tics
 
 
 def extent(rows, cublas):
@@ -632,20 +645,12 @@ def chart_shapes(rows, _):
 
 def chart_peak(rows, _, peak):
     """Each step's share of the FP32 FMA peak at the largest square size, a bar each, labelled with its ratio to
-    cuBLAS; cuBLAS's share as a dashed line. None (no chart) without a peak from the same run."""
-    if not peak:
-        return None
-    size = max(size_of(r) for r in rows if r["ok"] and size_of(r)) if any(r["ok"] and size_of(r) for r in rows) else 0
-    if not size:
-        raise Fail("no PASS row has M = N = K: the peak chart needs square runs")
-    steps = steps_in(rows)
-    at = [find(rows, step=s, size=size) for s in steps]
+    cuBLAS; cuBLAS's share as a dashed line (render draws it only with a peak from the same run)."""
+    size = passing_squares(rows, "peak")[-1]
     pct = lambda g: 100 * float(g) / peak["fma_gflops"]
-    data = "".join(f"{x}\t{pct(r['gflops']) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
-                   f"{step_no(s) % 9 + 1}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
-    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
-    return data, dict(size=size, nsteps=len(steps), cublas=pct(cublas_median(rows, size)),
-                      peak_tflops=peak["fma_gflops"] / 1000), f"set xtics ({tics})"
+    data, at, tics = step_bars(rows, size, lambda r: pct(r["gflops"]))
+    return data, dict(size=size, nsteps=len(at), cublas=pct(cublas_median(rows, size)),
+                      peak_tflops=peak["fma_gflops"] / 1000), tics
 
 
 CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,
