@@ -48,8 +48,16 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
         case TILE_WIDE:   // in the lean loop only (plan.c)
             if constexpr (UNROLLED)
                 return launch_k_parts<wide, K_PIPE_MAX, LOOP_LEAN, VEC>(g, p, stream);
-            [[fallthrough]];
-        default: return cudaErrorInvalidValue;
+            return cudaErrorInvalidValue;
+        default:   // the skinny shapes' tiles: a ring of stages, unrolled (plan.c)
+            if constexpr (UNROLLED && K_PIPE_MAX > 1)
+                switch (p.tile) {
+                case TILE_TALL: return launch_k_parts<warp_tall, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+                case TILE_SHORT: return launch_k_parts<warp_short, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+                case TILE_NARROW: return launch_k_parts<warp_narrow, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+                default: break;
+                }
+            return cudaErrorInvalidValue;
         }
     }
     switch (p.kernel) {

@@ -136,6 +136,11 @@ static int parts_for(int m, int n, int k, tile_id t, int depth, int stages, cons
     return parts < 2 || 4 * tiles * parts < 3 * slots ? 0 : (int)parts;
 }
 
+/* The warp tiles K in parts may take, the larger first. The skinny shapes' three (128 x 64,
+ * 32 x 128, 128 x 32) are built for a ring of stages, unrolled: not for one stage or
+ * --unroll no (each kernel built is build time, in every architecture's build). */
+static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_TALL, TILE_SMALL, TILE_SHORT, TILE_NARROW};
+
 /* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs. First the wide
  * tiles (128 accumulators a thread, in their lean loop; --unroll yes keeps the warp tiles),
  * where they pad C no more than the warp tiles and each part is at least 64 k-tiles (512 of
@@ -151,9 +156,11 @@ static void plan_parts(step6_plan *p, int m, int n, int k, int unroll, const pla
     if (p->track < TRACK_STREAM_K || p->kernel != KERNEL_WARP || tiles_of(m, n, TILE_LARGE) >= dev->sms)
         return;
     tile_id t = TILE_LARGE;
-    for (tile_id u = TILE_MID; u <= TILE_SMALL; u++)
-        if (padded(m, n, u) < padded(m, n, t))
+    for (size_t i = 1; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {
+        tile_id u = PART_TILES[i];
+        if ((u <= TILE_SMALL || (unroll != UNROLL_NO && p->stages > 1)) && padded(m, n, u) < padded(m, n, t))
             t = u;
+    }
     int parts = parts_for(m, n, k, TILE_WIDE, 64, p->stages, dev);
     if (unroll != UNROLL_YES && padded(m, n, TILE_WIDE) <= padded(m, n, t) && parts) {
         p->kernel = KERNEL_WIDE;

@@ -32,8 +32,11 @@ typedef enum {
 extern const char *const TRACK_NAMES[TRACK_PARTS + 1];
 
 /* The tile shapes step 6 is built for. The kernels' tile configurations assert that they
- * are these (step6.cu, warp_tiles.cuh, wide_tiles.cuh). */
-typedef enum { TILE_CORE_LARGE, TILE_CORE_SMALL, TILE_LARGE, TILE_MID, TILE_SMALL, TILE_WIDE, TILE_SHAPES } tile_id;
+ * are these (step6.cu, warp_tiles.cuh, wide_tiles.cuh, stream_k.cuh). */
+typedef enum {
+    TILE_CORE_LARGE, TILE_CORE_SMALL, TILE_LARGE, TILE_MID, TILE_SMALL, TILE_WIDE, TILE_TALL, TILE_SHORT, TILE_NARROW,
+    TILE_SHAPES
+} tile_id;
 typedef struct {
     int bm, bn, bk;   /* block tile BM x BN, k-tiles BK deep */
     int wm, wn;       /* warp tile; 0 x 0: threads laid out over the whole block, as in step 5 */
@@ -52,6 +55,11 @@ static PLAN_TABLE tile_shape TILES[TILE_SHAPES] = {
     {64, 64, 8, 32, 32, 8, 4, 128, 4},    /* TILE_SMALL */
     /* wide tiles: 128 accumulators a thread, one block an SM */
     {128, 256, 8, 64, 64, 16, 8, 256, 1}, /* TILE_WIDE */
+    /* skinny shapes' warp tiles, for K in parts only: N of 64 or less, M of 32 or less,
+       N of 32 or less */
+    {128, 64, 8, 64, 32, 8, 8, 128, 4},   /* TILE_TALL */
+    {32, 128, 8, 32, 64, 8, 8, 64, 8},    /* TILE_SHORT */
+    {128, 32, 8, 64, 32, 8, 8, 64, 8},    /* TILE_NARROW */
 };
 
 /* Which kernel: step 6's core (step6.cu), the warp-tile kernel (warp_tiles.cuh, also with

@@ -192,6 +192,17 @@ add_up_parts(int m, int n, float alpha, const float *sums, int parts, float beta
     store_c4<VEC>(c + at, v, col, n, beta);
 }
 
+// Skinny shapes: with M or N of 64 or less, the tiles above pad C two to eight times over
+// (8192 x 16 x 8192 in 64 x 64 tiles: three quarters of the FMAs add zeros). Three more warp
+// tiles of 8 x 8 a thread, for K in parts only: 128 x 64 (N of 64 or less), 32 x 128 (M of
+// 32 or less) and 128 x 32 (N of 32 or less); the last two in blocks of two warps.
+using warp_tall = warp_config<128, 64, 64, 32, 8, 8>;    // 128 threads, 64 accumulators each
+using warp_short = warp_config<32, 128, 32, 64, 8, 8>;   // 64 threads, 64 accumulators each
+using warp_narrow = warp_config<128, 32, 64, 32, 8, 8>;  // 64 threads, 64 accumulators each
+static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TILE_SHORT) &&
+                  is_warp_tile<warp_narrow>(TILE_NARROW),
+              "plan.h's TILES");
+
 // The parts, then their sum. The workspace (the harness's, allocated once, outside the
 // timed launches) holds `parts` slices of M x N.
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>

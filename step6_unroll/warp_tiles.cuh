@@ -55,13 +55,17 @@ static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TIL
 template <typename CFG, bool VEC>
 struct whole_copies {
     using P = copy_plan<CFG>;
-    int a_bytes[P::A_ROW_PASSES];   // 4 for a row inside A, 0 outside
+    // A size for each of A's row passes, where they are 4 or fewer; the 128 x 64 and
+    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8 and 16, too many registers
+    // (they spilled): their rows are checked at each copy.
+    static constexpr bool A_SIZES = P::A_ROW_PASSES <= 4;
+    int a_bytes[A_SIZES ? P::A_ROW_PASSES : 1];   // 4 for a row inside A, 0 outside
     int b_bytes;                    // for B's 16-byte piece (VEC); without VEC each float
                                     // is checked at its copy (four more registers spill)
     __device__ explicit whole_copies(const P &plan)
     {
 #pragma unroll
-        for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+        for (int rp = 0; rp < (A_SIZES ? P::A_ROW_PASSES : 1); rp++)
             a_bytes[rp] = rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0;
         b_bytes = plan.b_cols > 0 ? 16 : 0;
     }
@@ -79,8 +83,16 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
     constexpr int A_PARTS = P::A_K_PASSES * P::A_ROW_PASSES;
     if (q < A_PARTS) {
         int kp = q / P::A_ROW_PASSES, rp = q % P::A_ROW_PASSES;
+        int bytes;
+        if constexpr (whole_copies<CFG, VEC>::A_SIZES) {
+            bytes = size.a_bytes[rp];
+        } else {   // the check at the copy (the empty asm: as for B's columns below)
+            int rows = plan.a_rows;
+            asm volatile("" : "+r"(rows));
+            bytes = rp * P::A_ROWS_PER_PASS < rows ? 4 : 0;
+        }
         cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                   plan.a_src + rp * plan.a_pass + kp * 8, size.a_bytes[rp]);
+                   plan.a_src + rp * plan.a_pass + kp * 8, bytes);
     } else {
         int i = q - A_PARTS;
         const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;

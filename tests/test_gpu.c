@@ -442,7 +442,7 @@ static int same_choice(const step6_plan *a, const step6_plan *b)
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
     static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
-    static const int NS[] = {130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
+    static const int NS[] = {18, 20, 60, 62, 130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
     static const int KS[] = {33, 201, 300, 601, 1001, 4099};
     int count = 0;
     for (int track = 0; track < TRACK_PARTS; track++)
@@ -476,6 +476,8 @@ static void expect_every_choice_reached(const plan_device *dev, const step6_case
         {KERNEL_WIDE, TILE_WIDE, 1, 0, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0, 0},
         {KERNEL_WARP, TILE_LARGE, 1, 0, 1, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 1, 0},
         {KERNEL_WARP, TILE_SMALL, 1, 0, 1, 0},      {KERNEL_WIDE, TILE_WIDE, 1, 0, 1, 0},
+        {KERNEL_WARP, TILE_TALL, 1, 0, 1, 0},       {KERNEL_WARP, TILE_SHORT, 1, 0, 1, 0},
+        {KERNEL_WARP, TILE_NARROW, 1, 0, 1, 0},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         if (want[w].needs_clusters && !dev->clusters)

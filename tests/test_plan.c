@@ -62,6 +62,7 @@ static const int SHAPES[][3] = {
     {1000, 998, 601}, {1024, 1024, 1024}, {1500, 1500, 1500}, {2048, 2048, 2048}, {2047, 2500, 3},
     {4096, 4096, 4096}, {8192, 8192, 8192}, {16, 4096, 4096}, {4096, 16, 4096}, {256, 256, 65536},
     {1073741824, 1, 1}, {1, 1073741824, 1}, {8192, 64, 8192}, {896, 896, 896}, {512, 768, 3072},
+    {8192, 16, 8192}, {7, 3000, 5000}, {3000, 30, 5000},
 };
 enum { N_SHAPES = sizeof SHAPES / sizeof SHAPES[0] };
 
@@ -121,6 +122,10 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                             cr_assert_geq(p.workspace_bytes, (size_t)p.parts * m * n * sizeof(float),
                                           "%s: workspace", where);
                         }
+                        /* the skinny shapes' tiles: K in parts only, through a ring of stages unrolled */
+                        if (p.tile == TILE_TALL || p.tile == TILE_SHORT || p.tile == TILE_NARROW)
+                            cr_assert(p.parts > 1 && p.stages > 1 && p.loop == LOOP_UNROLLED && unroll != UNROLL_NO,
+                                      "%s: tile %dx%d", where, t->bm, t->bn);
                         /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
                         cr_assert(p.blocks > 0 && p.blocks <= 2147483647LL, "%s: %lld blocks", where, p.blocks);
                         /* K is split only over a cluster, and only where the device and binary have them */
@@ -334,8 +339,12 @@ Test(plan, k_in_parts_where_the_rule_says)
         {768, 768, 768, TILE_LARGE, 6, 1},      /* wide: parts of 64 k-tiles are too few */
         {1024, 1024, 4096, TILE_WIDE, 4, 1},
         {896, 896, 896, TILE_LARGE, 5, 1},      /* without: 392 blocks in 528 slots (0.74) */
-        {8192, 64, 8192, TILE_SMALL, 4, 1},     /* 64 x 64 pads C least */
-        {16, 4096, 4096, TILE_MID, 16, 1},      /* 64 x 128 and 64 x 64 pad alike: the larger */
+        {8192, 64, 8192, TILE_TALL, 8, 1},      /* 128 x 64 and 64 x 64 pad C least: the larger */
+        {64, 8192, 8192, TILE_MID, 8, 1},       /* 64 x 128 and 32 x 128 likewise */
+        {16, 4096, 4096, TILE_SHORT, 32, 1},    /* 32 x 128 pads C half as much as 64 x 128 */
+        {16, 8192, 8192, TILE_SHORT, 16, 1},
+        {4096, 16, 4096, TILE_NARROW, 32, 1},   /* 128 x 32 pads C half as much as 64 x 64 */
+        {8192, 16, 8192, TILE_NARROW, 16, 1},
         {1024, 1024, 1024, TILE_MID, 1, 4},     /* 512 blocks of 32 k-tiles fill the slots; wide: 2 parts */
         {512, 512, 512, TILE_SMALL, 1, 4},      /* parts of 16 k-tiles: 4, too few blocks */
         {256, 256, 256, TILE_SMALL, 1, 8},
@@ -350,6 +359,12 @@ Test(plan, k_in_parts_where_the_rule_says)
         p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper());
         cr_expect_eq(p.parts, 1);
     }
+    /* the skinny shapes' tiles are not built for one stage or the stage loop rolled: the
+       tiles before them instead */
+    step6_plan p = step6_plan_for(16, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_NO, hopper());
+    cr_expect(p.tile == TILE_MID && p.parts == 16 && p.loop == LOOP_ROLLED);
+    p = step6_plan_for(8192, 16, 8192, 1, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    cr_expect(p.tile == TILE_SMALL && p.parts > 1);
 }
 
 /* The kernel line says what the plan chose, and its width of B's copies follows N. */
