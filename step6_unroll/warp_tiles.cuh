@@ -55,9 +55,10 @@ static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TIL
 template <typename CFG, bool VEC>
 struct whole_copies {
     using P = copy_plan<CFG>;
-    // A size for each of A's row passes, where they are 4 or fewer; the 128 x 64 and
-    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8 and 16, too many registers
-    // (they spilled): their rows are checked at each copy.
+    // A size for each of A's row passes, where they are 4 or fewer. The 128 x 64 and
+    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8 and 16: held in registers,
+    // 16 made the 128 x 32 tile spill on sm_80, sm_100 and sm_120. Their rows are
+    // checked at each copy instead.
     static constexpr bool A_SIZES = P::A_ROW_PASSES <= 4;
     int a_bytes[A_SIZES ? P::A_ROW_PASSES : 1];   // 4 for a row inside A, 0 outside
     int b_bytes;                    // for B's 16-byte piece (VEC); without VEC each float
