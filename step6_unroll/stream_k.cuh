@@ -134,7 +134,7 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
 // has any number, of any tile. The plan (plan.c) says which tile and how many parts.
 // alpha and beta come as arguments, as in every other kernel, though they are always 1
 // and 0: written in as constants, they changed the epilogue, the compiler numbered the
-// main loop's registers otherwise, and 2% to 8% of its FFMAs read all three operands
+// main loop's registers otherwise, and 2% to 4% of its FFMAs read all three operands
 // from one register bank (README, "K in parts").
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
