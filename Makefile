@@ -93,17 +93,19 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 
 # --- the steps: `make step3` builds ./step3 from step3_registers/step3.cu --------------
 # The kernel file is compiled once; a change in the harness only relinks. A step's folder
-# may hold more: headers the kernel file includes (step 6's going-further track, *.cuh,
-# *.h) and plain C (step 6's launch plan, *.c), compiled and linked with it.
-step_c_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(dir $(1))*.c))
+# may hold more, beside it or one folder down (step 6's going-further track): headers the
+# kernel file includes (*.cuh, *.h) and plain C (the track's launch plan, *.c), compiled
+# and linked with it.
+step_files = $(wildcard $(addprefix $(dir $(1)),$(2) */$(2)))
+step_c_objs = $(patsubst %.c,$(BUILD)/%.o,$(call step_files,$(1),*.c))
 define STEP_RULE
-$(BUILD)/$(1).o: $(2) $(wildcard $(dir $(2))*.cuh $(dir $(2))*.h) common/harness.h $(BUILD)/nvflags.stamp
+$(BUILD)/$(1).o: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h $(BUILD)/nvflags.stamp
 	@mkdir -p $(BUILD)
 	$(NVCC) $(NVFLAGS) -c $(2) -o $$@
 $(1): $(BUILD)/$(1).o $(call step_c_objs,$(2)) $(HARNESS_LIB)
 	$(NVCC) $$< $(call step_c_objs,$(2)) $(HARNESS_LIB) $(LDLIBS) -o $$@
 endef
-$(BUILD)/step%.o: step%.c $(wildcard step*/*.h) common/harness.h $(BUILD)/cflags.stamp
+$(BUILD)/step%.o: step%.c $(wildcard step*/*.h step*/*/*.h) common/harness.h $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(foreach s,$(STEP_SRCS),$(if $(filter $(notdir $(basename $(s))),$(LEFT_OUT)),,\
@@ -125,8 +127,8 @@ $(BUILD)/fma_peak.o: peak/fma_peak.cu $(wildcard common/*.h) $(BUILD)/nvflags.st
 # The tests link step 6's launch plan, to check it without a GPU and to know, with one,
 # which kernel step 6 must pick (BUILT_SM: the architecture the steps' code is built for).
 TEST_SRCS := $(wildcard tests/*.c)
-PLAN_SRC  := $(wildcard step6_*/plan.c)
-$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/plan.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
+PLAN_SRC  := $(wildcard step6_*/going_further/plan.c)
+$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/going_further/plan.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
 	@$(MAKE) --no-print-directory need-criterion
 	$(CC) $(CFLAGS) -D_GNU_SOURCE -DBUILT_SM=$(SM_NUMBER) -Icommon $(addprefix -I,$(dir $(PLAN_SRC))) $(TEST_SRCS) \
 	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
@@ -197,15 +199,19 @@ help:
 	@echo "make table          the measured tables into README.md and the step READMEs"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
-	@echo "make ablation       (GPU) step 5, step 6's core, each part of its track in turn: plots/ablation.csv, its table"
+	@echo "make ablation       (GPU) step 6's core against step 5 at every stage count: plots/ablation.csv, its table"
 	@echo "make ablation-table the table from plots/ablation.csv (no GPU)"
+	@echo "make track-ablation (GPU) step 6's core, then each part of its going-further track: plots/track.csv"
+	@echo "make track-table    the table from plots/track.csv (no GPU)"
+	@echo "make track-shapes   (GPU) the track's last part off and on at skinny and deep-K shapes: plots/track_shapes.csv"
 	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K and layer shapes:"
 	@echo "                    plots/shapes.csv and plots/shapes.{png,svg}; make shapes-chart: the chart alone"
-	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1); CODE=1: code only, no comments"
+	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1, indentation alone is no change);"
+	@echo "                    CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
 	@echo "make spills         every step compiled for each of $(SPILL_ARCHS): fails if a kernel spills"
 	@echo "                    or uses local memory (make -j2 spills: two at a time)"
-	@echo "make profile STEP=N [SIZE=4096]   (GPU) Nsight Compute metrics of the step's kernel"
+	@echo "make profile STEP=N [SIZE=4096] [ARGS=\"--stages 3\"]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
 	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu), and cuobjdump and nvdisasm"
 	@echo "                    (PyPI, into $(DEPS_DIR)/) when the CUDA toolkit lacks them"

@@ -228,13 +228,18 @@ size_t harness_tile_count(int m, int n, int bm, int bn)
     return ((size_t)m + bm - 1) / bm * (((size_t)n + bn - 1) / bn);
 }
 
-tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err)
+tile_plan harness_plan_stages(const gemm_args *g, int stages, const tile_option options[2], cudaError_t *err)
 {
     gpu_limits gpu;
     tile_plan p = {0};
     if (harness_gpu_limits(&gpu, err))
-        p = fit_tiles(g->m, g->n, g->stages, options, 0, &gpu);
+        p = fit_tiles(g->m, g->n, stages, options, 0, &gpu);
     return p;
+}
+
+tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err)
+{
+    return harness_plan_stages(g, g->stages, options, err);
 }
 
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,

@@ -9,6 +9,7 @@
 #define HARNESS_H
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 
 #include "fit.h"
 
@@ -91,6 +92,8 @@ size_t harness_tile_count(int m, int n, int bm, int bn);
  * the device's query. The kernel line's words for plan p go to buf (the tile's own words
  * first, then the stages that fit and the blocks an SM). */
 tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err);
+/* The same at `stages` instead of g->stages (step 6, whose k-tiles depend on the stages). */
+tile_plan harness_plan_stages(const gemm_args *g, int stages, const tile_option options[2], cudaError_t *err);
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
                                    const char *tile_words, char *buf, size_t len);
 

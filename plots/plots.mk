@@ -8,8 +8,12 @@
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
 #   make table [CSV=x.csv] [README=x.md]   the tables into README.md and the step READMEs
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
-#   make ablation / ablation-table   step 5, then step 6's core and each part of its going-further
-#                                 track in turn, with and without unrolled stages: plots/ablation.csv
+#   make ablation / ablation-table   step 6's core against step 5 as it is, at every stage count
+#                                 both take, and the core's unrolling forced on and off: plots/ablation.csv
+#   make track-ablation / track-table   step 6's core, then each part of its going-further track in
+#                                 turn, with and without unrolled stages: plots/track.csv
+#   make track-shapes             the track's last part off and on at the skinny and deep-K shapes:
+#                                 plots/track_shapes.csv
 #   make shapes / shapes-chart    steps 5 and 6 at every square from 128 to 8192 by 128, skinny and
 #                                 deep-K shapes and transformer layers (course.py's shape_list):
 #                                 plots/shapes.csv, and the chart of the squares' ratio to cuBLAS
@@ -36,23 +40,36 @@ CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)
 SWEEP_STEP  = ./step5
 SWEEP_SIZES ?= 1024 2048 4096 8192
 SWEEP_CSV   = plots/sweep.csv
-# make ablation: what step 6's idea and each part of its going-further track are worth, in one
-# run: step 5 as it is, step 6's core with its stage loop rolled and unrolled, each part of the
-# track added in turn (the last is ./step6 itself), and the whole track with no loop unrolled
-# and with every loop unrolled.
+# make ablation: what step 6's idea is worth against step 5 as the learner has it, in one run:
+# both at every stage count they share from 2 (at 1 stage both run step 5's control, the same
+# code), then the core with its unrolling forced: off at 3 stages (the 8-deep k-tiles in step
+# 5's loop: the unrolling alone), on at 2 and 4 (the loops that do not fit: step6_unroll/README.md).
 ABLATION_SIZES ?= 256 512 1024 2048 4096 8192
 ABLATION_CSV = plots/ablation.csv
 ABLATION_BUILD = step5 step6
-ABLATION_RUNS = ./step5 './step6 --track core --unroll no' './step6 --track core' './step6 --track warp-tiles' \
-                './step6 --track split-k' './step6 --track wide-tiles' ./step6 './step6 --unroll no' './step6 --unroll yes'
-# The step READMEs `make table` fills: the course's own, unless the table goes to another README.
-STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md))
+ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --track core --stages $(s)') \
+                './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
+                './step6 --track core --stages 4 --unroll yes'
+# make track-ablation: what each part of step 6's going-further track is worth, in one run: the
+# core, each part added in turn (the last is ./step6 itself), and the whole track with no loop
+# unrolled and with every loop unrolled; each at step 6's default stages.
+TRACK_CSV = plots/track.csv
+TRACK_RUNS = './step6 --track core' './step6 --track warp-tiles' './step6 --track split-k' \
+             './step6 --track wide-tiles' ./step6 './step6 --unroll no' './step6 --unroll yes'
+# make track-shapes: the track's last part (the last wave in runs of k-tiles, K in parts) off and
+# on, at the shapes it was made for: make shapes' skinny and deep-K families.
+TRACK_SHAPES_CSV = plots/track_shapes.csv
+TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
+# The step READMEs `make table` fills: the course's own, unless the table goes to another README;
+# step 6's going-further track has a lesson of its own, one folder down.
+STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/*/README.md))
 
 SHAPES_CSV = plots/shapes.csv
 SHAPES_STEPS = step5 step6
 SHAPES_ONLY ?=
 
-.PHONY: plots results chart table sweep sweep-chart ablation ablation-table shapes shapes-chart
+.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes \
+        shapes shapes-chart
 
 # The GPU's FP32 FMA throughput first (./fma_peak), into plots/peak.csv: the ceiling the
 # steps' GFLOPS are measured against, from the same run.
@@ -72,7 +89,8 @@ chart: need-gnuplot
 	@$(CHART) '$(CSV)' '$(OUT)' $(PLOT_CHARTS)
 
 table:
-	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --ablation-csv '$(ABLATION_CSV)'
+	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --ablation-csv '$(ABLATION_CSV)' \
+	  --track-csv '$(TRACK_CSV)' --track-shapes-csv '$(TRACK_SHAPES_CSV)'
 
 sweep: $(patsubst ./%,%,$(SWEEP_STEP))
 	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' --reps '$(REPS)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
@@ -85,6 +103,15 @@ ablation: $(ABLATION_BUILD)
 
 ablation-table:
 	@$(COURSE) ablation-table '$(ABLATION_CSV)'
+
+track-ablation: $(ABLATION_BUILD)
+	@$(COURSE) ablation '$(TRACK_CSV)' $(TRACK_RUNS) --track --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+
+track-table:
+	@$(COURSE) ablation-table '$(TRACK_CSV)' --track
+
+track-shapes: step6
+	@$(COURSE) shapes '$(TRACK_SHAPES_CSV)' $(TRACK_SHAPES_RUNS) --only 'skinny,deep K' --reps '$(REPS)' $(RUN_FLAGS)
 
 shapes: $(SHAPES_STEPS) fma_peak
 	@./fma_peak

@@ -38,7 +38,7 @@ def positive(text):
 def read_results(path, valid=("PASS",), make="results", var="CSV"):
     """The rows of a CSV of ./stepN --csv rows, as dicts, each with "ok": a valid result."""
     if not os.path.exists(path):
-        raise Fail(f"{path}: no such file: `make {make}` on a GPU machine writes plots/{make}.csv (or pass {var}=path)")
+        raise Fail(f"{path}: no such file: `make {make}` on a GPU machine writes it (or pass {var}=path)")
     with open(path, newline="") as f:
         lines = [(no, l) for no, l in enumerate(f.read().splitlines(), 1) if l.strip() and not l.lstrip().startswith("#")]
     if not lines:
@@ -255,10 +255,36 @@ def sweep_table(rows, source, _=None):
                   f"M = N = K, FP32. Written by `make sweep` (`make table` copies it here) from {source}."]
 
 
-# What each run of `make ablation` is, by the variant its rows carry ("" for the step itself).
-ABLATION_NAMES = {
-    "core unroll=no": "step 6's core, its stage loop rolled (`--track core --unroll no`)",
-    "core": "step 6's core: step 5 with its stage loop unrolled (`--track core`)",
+def run_label(r):
+    """A run of `make ablation` as its command: `./step5 --stages 2`, `./step6 --track core --stages 3 --unroll no`."""
+    variant = r.get("variant", "").split()
+    words = [f"./step{step_no(r['step'])}"] + (["--track", variant[0]] if variant else []) + \
+        ([f"--stages {r['stages']}"] if stages_of(r) else []) + [f"--{w.replace('=', ' ')}" for w in variant[1:]]
+    return "`" + " ".join(words) + "`"
+
+
+def ablation_table(rows, source, _=None):
+    """Step 6 against step 5 as it is (`make ablation`): a row for each run, in the order they ran, grouped by stage
+    count; GFLOPS and the ratio to cuBLAS at each size, the faster of step 5 and step 6's core in bold."""
+    sizes = sizes_in(rows)
+    runs = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", ""), r.get("stages", "")) for r in rows if size_of(r)))
+    runs.sort(key=lambda run: int(run[2]) if run[2].isdigit() else 0)   # stable: by stage count, then as they ran
+    out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
+    for step, variant, stages in runs:
+        mine = [x for x in rows if x["step"].startswith(step) and x.get("variant", "") == variant and x.get("stages", "") == stages]
+        line = f"| {run_label(mine[0])} |"
+        for size in sizes:
+            r = find(mine, size=size)
+            line += " – |" if not r else f" {g0(r['gflops'])} ({ratio_text(r['ratio'])}) |" if r["ok"] else f" {r['verdict']} |"
+        out.append(line)
+    out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
+    return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process. Measured on {identity(rows)}: "
+                  f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
+
+
+# What each run of `make track-ablation` is, by the variant its rows carry ("" for ./step6 itself).
+TRACK_NAMES = {
+    "core": "step 6's core (`--track core`)",
     "warp-tiles": "+ warp tiles, rasterization, serpentine FMAs (`--track warp-tiles`)",
     "split-k": "+ K split over a cluster (`--track split-k`)",
     "wide-tiles": "+ wide tiles in a lean loop (`--track wide-tiles`)",
@@ -268,13 +294,13 @@ ABLATION_NAMES = {
 }
 
 
-def ablation_table(rows, source, _=None):
-    """A row for each run of `make ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
+def track_table(rows, source, _=None):
+    """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
     sizes = sizes_in(rows)
     runs = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", "")) for r in rows if size_of(r)))
     out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
     for step, variant in runs:
-        name = f"step 5 (`./step5`)" if step_no(step) == 5 else ABLATION_NAMES.get(variant, f"{step} {variant}")
+        name = TRACK_NAMES.get(variant, f"{step} {variant}")
         line = f"| {name} |"
         for size in sizes:
             r = find([x for x in rows if x.get("variant", "") == variant and x["step"].startswith(step)], size=size)
@@ -282,17 +308,31 @@ def ablation_table(rows, source, _=None):
         out.append(line)
     out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
     st = ", ".join(str(s) for s in stage_counts(rows))
-    stages = f"Stages: {st} (each step's default). " if st else ""
+    stages = f"Stages: {st}. " if st else ""
     return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process; each part of the track is "
                   f"added to the ones above it. {stages}Measured on {identity(rows)}: "
-                  f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
+                  f"M = N = K, FP32. Written by `make track-ablation` (`make table` copies it here) from {source}."]
 
 
-# A small table of ratios in a lesson's prose: <!-- ratios RUN,RUN,... SIZE,SIZE,...:begin --> names the
-# runs of `make ablation` (these short names) and the sizes; `make table` writes the rows from the ablation CSV.
+def track_shapes_table(rows, source, _=None):
+    """`make track-shapes`: each shape, the ratio to cuBLAS without the track's last part and with it."""
+    shapes = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows))
+    runs = list(dict.fromkeys(r.get("variant", "") for r in rows))
+    names = {"": "`./step6`"}
+    out = ["| family | M x N x K |" + "".join(f" {names.get(v, f'`--track {v}`')} |" for v in runs),
+           "|---|---|" + "---:|" * len(runs)]
+    for m, n, k in shapes:
+        mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k)]
+        cells = [next((r for r in mine if r.get("variant", "") == v), None) for v in runs]
+        out.append(f"| {mine[0].get('family', '')} | {m} x {n} x {k} |" + "".join(
+            " – |" if not r else f" {float(r['ratio']):.2f} |" if r["ok"] else f" {r['verdict']} |" for r in cells))
+    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; written by `make track-shapes` "
+                  f"(`make table` copies it here) from {source}."]
+
+
+# A small table of ratios in the track's lesson: <!-- ratios RUN,RUN,... SIZE,SIZE,...:begin --> names the
+# runs of `make track-ablation` (these short names) and the sizes; `make table` writes the rows from its CSV.
 RATIO_RUNS = {
-    "step5": ("step5", "", "step 5"),
-    "core-rolled": ("step6", "core unroll=no", "step 6's core, stage loop rolled (`--track core --unroll no`)"),
     "core": ("step6", "core", "step 6's core (`--track core`)"),
     "warp-tiles": ("step6", "warp-tiles", "+ warp tiles (`--track warp-tiles`)"),
     "split-k": ("step6", "split-k", "+ split K (`--track split-k`)"),
@@ -366,11 +406,13 @@ def cmd_table(a):
     if markers(a.readme, "results-table") is None:
         b, e = (m.format("results-table") for m in MARKERS)
         raise Fail(f"{a.readme} has no results-table markers: put the lines {b} and {e} (each on a line of its own) where the table goes")
-    read_results(a.csv)   # refused when missing or unsound, unlike the sweep's and ablation's CSVs, which may not exist yet
+    read_results(a.csv)   # refused when missing or unsound, unlike the other CSVs, which may not exist yet
     status, kinds = 0, [("results-table", a.csv, "results table", ("PASS",), results_table),
                         ("step-results", a.csv, "step's results table", ("PASS",), step_table),
                         ("sweep-results", a.sweep_csv, "stage sweep table", ("PASS",), sweep_table),
-                        ("ablation-results", a.ablation_csv, "going-further table", ("PASS",), ablation_table)]
+                        ("ablation-results", a.ablation_csv, "step 6 against step 5 table", ("PASS",), ablation_table),
+                        ("track-results", a.track_csv, "going-further table", ("PASS",), track_table),
+                        ("track-shapes", a.track_shapes_csv, "going-further shapes table", ("PASS",), track_shapes_table)]
     for readme in [a.readme] + a.step_readmes:
         step_dir, found = os.path.basename(os.path.dirname(readme)), False
         for name, source, label, valid, make in kinds:
@@ -387,11 +429,11 @@ def cmd_table(a):
             except Fail as err:
                 print(f"table: {err}", file=sys.stderr)
                 status = 2
-        for name in ratio_markers(readme) if os.path.exists(a.ablation_csv) else []:
+        for name in ratio_markers(readme) if os.path.exists(a.track_csv) else []:
             found = True
             try:
-                fill(readme, name, ratio_table(read_results(a.ablation_csv), a.ablation_csv, name), a.ablation_csv)
-                print(f"table: wrote the {name} table (from {a.ablation_csv}) into {readme}")
+                fill(readme, name, ratio_table(read_results(a.track_csv), a.track_csv, name), a.track_csv)
+                print(f"table: wrote the {name} table (from {a.track_csv}) into {readme}")
             except Fail as err:
                 print(f"table: {readme}: {err}", file=sys.stderr)
                 status = 2
@@ -527,11 +569,13 @@ def cmd_sweep(a):
 def cmd_ablation(a):
     print(f"ablation: {len(a.runs)} runs x sizes {a.sizes}, {a.reps} reps, each checked")
     run_steps(a.csv, a.runs, a.sizes, a.reps, a.extra, timeout=a.timeout)
-    print("\n" + "\n".join(ablation_table(read_results(a.csv), a.csv)))
+    table = track_table if a.track else ablation_table
+    print("\n" + "\n".join(table(read_results(a.csv), a.csv)))
 
 
 def cmd_ablation_table(a):
-    print("\n".join(ablation_table(read_results(a.csv, make="ablation", var="ABLATION_CSV"), a.csv)))
+    make, var, table = ("track-ablation", "TRACK_CSV", track_table) if a.track else ("ablation", "ABLATION_CSV", ablation_table)
+    print("\n".join(table(read_results(a.csv, make=make, var=var), a.csv)))
 
 
 # --- the data of the charts, and gnuplot -----------------------------------------------------
@@ -860,6 +904,14 @@ METRICS = [("gpu__time_duration.sum", "time", "kernel time"),
            ("sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy", "achieved occupancy: warps active, % of the SM's maximum"),
            ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue %", "cycles an instruction issued, % of active cycles"),
            ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "FMA pipe %", "FMA pipe busy, % of active cycles"),
+           ("smsp__inst_executed.sum", "instructions", "warp instructions executed"),
+           ("smsp__warps_active.avg.per_cycle_active", "warps/sched.", "warps a scheduler holds, on average"),
+           ("smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio", "wait: fetch",
+            "warps waiting for their next instruction to be fetched (instruction cache), per instruction issued"),
+           ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "wait: memory",
+            "warps waiting for data from global memory (cp.async too), per instruction issued"),
+           ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "wait: barrier",
+            "warps waiting at a barrier, per instruction issued"),
            ("launch__registers_per_thread", "regs", "registers per thread"),
            ("launch__occupancy_limit_registers", "blocks (regs)", "blocks per SM the registers allow")]
 
@@ -905,7 +957,7 @@ def cmd_profile(a):
     if not re.fullmatch(r"[1-9]\d*", size):
         raise Fail(f"SIZE '{size}' is not a positive whole number")
     os.makedirs(os.path.dirname(base) or ".", exist_ok=True)
-    name, args = os.path.basename(step), [step, size, "--reps", "1", "--warmup", "0", "--no-check"]
+    name, args = os.path.basename(step), [step, size, "--reps", "1", "--warmup", "0", "--no-check"] + a.args.split()
     print(f"profile: {name} at M = N = K = {size}: ncu on the first launch of its sgemm_ kernel (the GPU's counters; this takes a while)")
     # Only the step's own kernel (they are all sgemm_*, cuBLAS's are not), once, without the check's launches.
     ncu = [a.ncu, "--csv", "--page", "raw", "--print-units", "base", "--metrics", ",".join(m for m, _, _ in METRICS),
@@ -922,7 +974,7 @@ def cmd_profile(a):
     with open(f"{base}.ncu.csv") as f:
         on = measured_on([f.read()])
     text = (f"{name}, M = N = K = {size} ({' '.join(args)} under ncu)\n{on}\nkernel: {got['Kernel Name']} (the first launch)\n\n"
-            f"  {'metric':<62} {'value':>16}  what it tells\n" + "".join(f"  {m:<62} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
+            f"  {'metric':<74} {'value':>16}  what it tells\n" + "".join(f"  {m:<74} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
     write_whole(f"{base}.txt", text)
     print(text + f"profile: wrote {base}.txt (and what ncu printed: {base}.ncu.csv)")
 
@@ -954,6 +1006,24 @@ def cmd_quotes(a):
     print(f"quotes: every code block of {len(a.readmes)} lessons is in its step's sources")
 
 
+def unified_ignoring_indentation(old, new, old_name, new_name, context=3):
+    """A unified diff of two lists of lines in which a line that only changed its indentation (or
+    other white space) is not a change: it shows as context, as the new file has it."""
+    key = lambda lines: [" ".join(l.split()) for l in lines]
+    out = []
+    for group in difflib.SequenceMatcher(None, key(old), key(new), autojunk=False).get_grouped_opcodes(context):
+        if not out:
+            out += [f"--- {old_name}", f"+++ {new_name}"]
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        out.append(f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                out += [" " + l for l in new[b1:b2]]
+                continue
+            out += ["-" + l for l in old[a1:a2]] + ["+" + l for l in new[b1:b2]]
+    return out
+
+
 def cmd_diff(a):
     found, n = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}, a.step
     if n not in found or n - 1 not in found:
@@ -961,8 +1031,9 @@ def cmd_diff(a):
                    f"there is no step {n} (no step{n}_*/step{n}.cu)")
     old, new = (open(found[i]).read().splitlines() for i in (n - 1, n))
     label = " (code only: comments left out)" if a.code else ""
-    print("\n".join(difflib.unified_diff(*((code_only(old), code_only(new)) if a.code else (old, new)),
-                                         found[n - 1] + label, found[n] + label, lineterm="")))
+    if a.code:
+        old, new = code_only(old), code_only(new)
+    print("\n".join(unified_ignoring_indentation(old, new, found[n - 1] + label, found[n] + label)))
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -984,6 +1055,8 @@ def main():
     p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
     p.add_argument("--sweep-csv", default="plots/sweep.csv")
     p.add_argument("--ablation-csv", default="plots/ablation.csv")
+    p.add_argument("--track-csv", default="plots/track.csv")
+    p.add_argument("--track-shapes-csv", default="plots/track_shapes.csv")
     p = sub.add_parser("chart", help="OUT/CHART.png and .svg from a CSV, drawn by plots/CHART.gp")
     p.add_argument("csv"), p.add_argument("out"), p.add_argument("charts", nargs="+", choices=sorted(CHARTS))
     p.add_argument("--size", type=int, default=4096, help="the progression chart's size")
@@ -991,15 +1064,18 @@ def main():
     p.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
     p = sub.add_parser("sweep", parents=[runs], help="a step at every --stages S it describes, then its table and chart")
     p.add_argument("step"), p.add_argument("csv"), p.add_argument("out"), p.add_argument("--gnuplot", default="gnuplot")
-    p = sub.add_parser("ablation", parents=[runs], help="step 5 and step 6's track part by part into CSV, then the table")
+    p = sub.add_parser("ablation", parents=[runs], help="step 5 against step 6's core (--track: the track part by part) into CSV, then the table")
     p.add_argument("csv"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
-    sub.add_parser("ablation-table", help="the table of an ablation CSV").add_argument("csv")
+    p.add_argument("--track", action="store_true", help="the runs are step 6's track, part by part")
+    p = sub.add_parser("ablation-table", help="the table of an ablation CSV")
+    p.add_argument("csv"), p.add_argument("--track", action="store_true", help="a CSV of make track-ablation")
     p = sub.add_parser("sass", help="count per kernel in a listing of cuobjdump --dump-sass")
     p.add_argument("listing"), p.add_argument("--binary", help="the binary the listing is of, for the header")
     sub.add_parser("spills", help="a table of ptxas -v logs; exit 1 if a kernel spills or uses local memory").add_argument(
         "logs", nargs="+")
     p = sub.add_parser("profile", help="ncu on a step's kernel: OUTBASE.txt and OUTBASE.ncu.csv")
     p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
+    p.add_argument("--args", default="", help="more options for the step (ARGS): --stages 3 --track core")
     sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")
     sub.add_parser("quotes", help="every ```cuda block of the lessons is in its step's sources").add_argument(
         "readmes", nargs="+")

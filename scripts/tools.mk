@@ -1,7 +1,8 @@
 # tools.mk - reading a step (included by the Makefile); scripts/course.py does the work.
 #
 #   make diff STEP=N [CODE=1]       what step N changed: a unified diff of step N-1's and step N's
-#                                   kernel file; CODE=1 leaves the comments of both out
+#                                   kernel file, in which a line that only changed its indentation
+#                                   is not a change; CODE=1 leaves the comments of both out
 #   make sass STEP=N                build ./stepN, dump its SASS into build/stepN.sass, count per
 #                                   kernel FFMA, loads and stores by width, spills, barriers, and the
 #                                   FFMA share of the longest loop (no GPU needed); the header names
@@ -10,9 +11,10 @@
 #                                   for each architecture X (steps 5 and 6 from sm_80 on): ptxas's
 #                                   summary into build/spills/X/stepN.log, one table of them, and
 #                                   a failure naming each kernel that spills or uses local memory
-#   make profile STEP=N SIZE=4096   (GPU) ncu on the first launch of the step's kernel: the metrics
-#                                   into build/profile_stepN_SIZE.txt and the terminal, under a line
-#                                   naming the GPU, the date and the commit
+#   make profile STEP=N SIZE=4096 [ARGS="--stages 3"]   (GPU) ncu on the first launch of the step's
+#                                   kernel (ARGS: more options for the step): the metrics into
+#                                   build/profile_stepN_SIZE.txt and the terminal, under a line naming
+#                                   the GPU, the date and the commit
 #   make profile-all SIZE=4096      every step, then one table (step x metric), under the same line
 
 SIZE      ?= 4096
@@ -57,7 +59,7 @@ SPILL_LOGS := $(foreach a,$(SPILL_ARCHS),$(call spill_logs,$(a)))
 SPILL_ORDER := $(filter %/step6.log,$(SPILL_LOGS)) $(filter-out %/step6.log,$(SPILL_LOGS))
 # Device code only (-cubin), with the build's flags and -Xptxas -v: one log per step and architecture.
 define SPILL_RULE
-$(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(wildcard $(dir $(2))*.cuh $(dir $(2))*.h) common/harness.h $(BUILD)/nvcommon.stamp
+$(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h $(BUILD)/nvcommon.stamp
 	@mkdir -p $$(dir $$@)
 	@echo "spills: $(notdir $(basename $(2))) for $(1)"
 	@cd $(dir $(2)) && $(NVCC) $(NVCOMMON) -Xptxas -v -gencode arch=compute_$(call spill_num,$(1)),code=$(1) -cubin \
@@ -73,7 +75,7 @@ profile:
 	$(call need_step,profile)
 	$(call need_tool,$(NCU),profile,$(NCU_HINT))
 	@$(MAKE) --no-print-directory step$(STEP)
-	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)'
+	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)' --args='$(ARGS)'
 
 profile-all:
 	$(call need_tool,$(NCU),profile-all,$(NCU_HINT))

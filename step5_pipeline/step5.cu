@@ -34,6 +34,7 @@ struct tile_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
     static constexpr int THREADS_N = BN / TN, THREADS_M = BM / TM;
     static constexpr int THREADS = THREADS_M * THREADS_N;
+    static constexpr int STRIDE_M = 4 * THREADS_M, STRIDE_N = 4 * THREADS_N;   // between a thread's pieces
     static constexpr int A_STAGE = BK * (BM + A_PAD), B_STAGE = BK * BN;   // floats of one stage
     static constexpr int MIN_BLOCKS = 65536 / (THREADS * 128);
     static_assert(TM % 4 == 0 && TN % 4 == 0, "a thread's tile is made of float4 pieces");
@@ -47,19 +48,17 @@ struct tile_config {
 using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
 using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
 
-// cp.async copies global -> shared without a register in between. src_bytes is
-// 0 outside the matrix: nothing is read and the destination is zero-filled.
-__device__ __forceinline__ void cp_async_4(float *dst, const float *src, bool inside)
+// cp.async copies global -> shared without a register in between; it reads src_bytes of
+// the source (4 or 16 inside the matrix, 0 outside it) and zero-fills the rest.
+__device__ __forceinline__ void cp_async_4(float *dst, const float *src, int src_bytes)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 4 : 0)
-                 : "memory");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
-__device__ __forceinline__ void cp_async_16(float *dst, const float *src, bool inside)
+__device__ __forceinline__ void cp_async_16(float *dst, const float *src, int src_bytes)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(inside ? 16 : 0)
-                 : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Wait until at most N of this thread's commit groups are still in flight.
@@ -115,7 +114,7 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
                        plan.a_src + rp * plan.a_pass + kp * 8 + k0,
-                       k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows);
+                       k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
     }
 #pragma unroll
     for (int i = 0; i < P::B_PASSES; i++) {
@@ -123,28 +122,30 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         const float *src = plan.b_src + (size_t)(k0 + i * P::B_ROWS_PER_PASS) * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            cp_async_16(dst, src, r < k && plan.b_cols > 0);
+            cp_async_16(dst, src, r < k && plan.b_cols > 0 ? 16 : 0);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, r < k && j < plan.b_cols);
+                cp_async_4(dst + j, src + j, r < k && j < plan.b_cols ? 4 : 0);
         }
     }
 }
 
-// The fragments of k-slice p of one stage: float4 pieces, as in step 4.
+// The fragments of k-slice p of one stage: float4 pieces, as in step 4, from the
+// thread's first row a_off and first column b_off of the tile.
 template <typename CFG>
 __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
-                                               const float *a_stage, const float *b_stage, int p, int tx, int ty)
+                                               const float *a_stage, const float *b_stage, int p, int a_off,
+                                               int b_off)
 {
 #pragma unroll
-    for (int i4 = 0; i4 < CFG::TM / 4; i4++)
-        *reinterpret_cast<float4 *>(&a_frag[4 * i4]) =
-            *reinterpret_cast<const float4 *>(&a_stage[p * (CFG::BM + A_PAD) + i4 * CFG::THREADS_M * 4 + ty * 4]);
+    for (int i = 0; i < CFG::TM / 4; i++)
+        *reinterpret_cast<float4 *>(&a_frag[4 * i]) =
+            *reinterpret_cast<const float4 *>(&a_stage[p * (CFG::BM + A_PAD) + a_off + i * CFG::STRIDE_M]);
 #pragma unroll
-    for (int j4 = 0; j4 < CFG::TN / 4; j4++)
-        *reinterpret_cast<float4 *>(&b_frag[4 * j4]) =
-            *reinterpret_cast<const float4 *>(&b_stage[p * CFG::BN + j4 * CFG::THREADS_N * 4 + tx * 4]);
+    for (int j = 0; j < CFG::TN / 4; j++)
+        *reinterpret_cast<float4 *>(&b_frag[4 * j]) =
+            *reinterpret_cast<const float4 *>(&b_stage[p * CFG::BN + b_off + j * CFG::STRIDE_N]);
 }
 
 template <typename CFG>
@@ -158,27 +159,130 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
             acc[i][j] += a_frag[i] * b_frag[j];
 }
 
-template <bool VEC>
-__device__ __forceinline__ void store4(float *c, int row, int col, int m, int n, float4 acc, float alpha,
-                                       float beta)
+// One k-tile of the main loop: the FMAs of its BK k-slices, read from stage `read`, each
+// slice's fragments loaded during the FMAs of the slice before.
+template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
+__device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (&b_frag)[2][CFG::TN], float *smem,
+                                            int read, int write, int next, int k_tile, int k_tile_count, int a_off,
+                                            int b_off, Copy copy, Fma fma)
 {
-    if (row >= m)
-        return;
-    float *p = c + (size_t)row * n + col;
-    float v[4] = {acc.x, acc.y, acc.z, acc.w};
+    float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
+    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
+    const float *a_read = a_stages + read * CFG::A_STAGE;
+    const float *b_read = b_stages + read * CFG::B_STAGE;
+#pragma unroll
+    for (int p = 0; p < CFG::BK; p++) {
+        if (p == CFG::BK - 1) {
+            // The next k-tile's slice 0 loads, from stage `next`, during this slice's FMAs, so
+            // its copy must have landed: wait, and one barrier, which also tells that everyone
+            // is done with stage `read`, which the next k-tile's copy refills.
+            cp_async_wait<K_PIPE_MAX - 2>();
+            __syncthreads();
+            load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_stages + next * CFG::A_STAGE,
+                                b_stages + next * CFG::B_STAGE, 0, a_off, b_off);
+        } else {
+            load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_read, b_read, p + 1, a_off, b_off);
+        }
+        if (p == 0) {
+            // The copy of k-tile k_tile + K_PIPE_MAX - 1, into stage `write`, freed at the
+            // last barrier (k-tile k_tile-1's).
+            int k_tile_next = k_tile + K_PIPE_MAX - 1;
+            if (k_tile_next < k_tile_count)
+                copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
+            cp_async_commit();
+        }
+        fma(a_frag[p % 2], b_frag[p % 2]);
+    }
+}
+
+// THE PIPELINE. `copy(a_stage, b_stage, k_tile)` issues the copies of one k-tile into one
+// stage (k-tile 0 first, then in order); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
+template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
+__device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy,
+                                                  Fma fma)
+{
+    float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
+    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
+    float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+    if (K_PIPE_MAX == 1) {
+        // The control: copy, wait for it, compute, and wait before the next copy.
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            copy(a_stages, b_stages, k_tile);
+            cp_async_commit();
+            cp_async_wait<0>();
+            __syncthreads();
+#pragma unroll
+            for (int p = 0; p < CFG::BK; p++) {
+                load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, p, a_off, b_off);
+                fma(a_frag[0], b_frag[0]);
+            }
+            __syncthreads();
+        }
+    } else {
+        // PREFETCH: fill all stages but one. A group is committed even when it is empty (K
+        // shorter than the pipeline), so that the group count stays exact.
+#pragma unroll
+        for (int s = 0; s < K_PIPE_MAX - 1; s++) {
+            if (s < k_tile_count)
+                copy(a_stages + s * CFG::A_STAGE, b_stages + s * CFG::B_STAGE, s);
+            cp_async_commit();
+        }
+        cp_async_wait<K_PIPE_MAX - 2>();   // k-tile 0 has landed, for everyone after the barrier
+        __syncthreads();
+        load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, a_off, b_off);
+
+        // PIPELINED MAIN LOOP: the stages step round the ring.
+        int smem_pipe_read = 0;                 // the stage holding k-tile k_tile
+        int smem_pipe_write = K_PIPE_MAX - 1;   // the stage the next copy goes to (k-tile k_tile-1's)
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            int smem_pipe_next = smem_pipe_read + 1 == K_PIPE_MAX ? 0 : smem_pipe_read + 1;
+            k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, smem_pipe_read, smem_pipe_write, smem_pipe_next,
+                                         k_tile, k_tile_count, a_off, b_off, copy, fma);
+            smem_pipe_write = smem_pipe_read;
+            smem_pipe_read = smem_pipe_next;
+        }
+        cp_async_wait<0>();   // EPILOGUE: only empty groups are left; drain them
+    }
+}
+
+// Four consecutive elements of C from `col` on, v = alpha * (A B): adds beta * C
+// unless beta is 0 (C is not read then: it may hold NaN), and writes only inside C.
+template <bool VEC>
+__device__ __forceinline__ void store_c4(float *out, float (&v)[4], int col, int n, float beta)
+{
     if (VEC) {
         if (col >= n)
             return;
-        float4 out = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
         if (beta != 0.0f) {
-            float4 old = *reinterpret_cast<const float4 *>(p);
-            out.x += beta * old.x; out.y += beta * old.y; out.z += beta * old.z; out.w += beta * old.w;
+            float4 old = *reinterpret_cast<const float4 *>(out);
+            v[0] += beta * old.x; v[1] += beta * old.y; v[2] += beta * old.z; v[3] += beta * old.w;
         }
-        *reinterpret_cast<float4 *>(p) = out;
+        *reinterpret_cast<float4 *>(out) = make_float4(v[0], v[1], v[2], v[3]);
     } else {
+#pragma unroll
         for (int j = 0; j < 4; j++)
             if (col + j < n)
-                p[j] = beta == 0.0f ? alpha * v[j] : alpha * v[j] + beta * p[j];
+                out[j] = beta == 0.0f ? v[j] : v[j] + beta * out[j];
+    }
+}
+
+// C from the accumulators, each thread's rows and columns in float4-wide pieces.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void store_tile(float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off, int m, int n,
+                                           float alpha, float beta, float *c, int tile_row, int tile_col)
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++) {
+        int row = tile_row + a_off + (i / 4) * CFG::STRIDE_M + i % 4;
+        if (row >= m)
+            continue;
+#pragma unroll
+        for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
+            int col = tile_col + b_off + j4 * CFG::STRIDE_N;
+            float v[4] = {alpha * acc[i][4 * j4], alpha * acc[i][4 * j4 + 1], alpha * acc[i][4 * j4 + 2],
+                          alpha * acc[i][4 * j4 + 3]};
+            store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
+        }
     }
 }
 
@@ -186,111 +290,44 @@ template <typename CFG, int K_PIPE_MAX, bool VEC>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
-    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK, TM = CFG::TM, TN = CFG::TN;
-    constexpr int A_STAGE = CFG::A_STAGE, B_STAGE = CFG::B_STAGE;
     extern __shared__ __align__(16) float smem[];
-    float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
-    float *b_stages = smem + K_PIPE_MAX * A_STAGE;
-
-    int tiles_n = (n + BN - 1) / BN;
-    int tile_row = blockIdx.x / tiles_n * BM;
-    int tile_col = blockIdx.x % tiles_n * BN;
-    int tx = threadIdx.x % CFG::THREADS_N;
-    int ty = threadIdx.x / CFG::THREADS_N;
-    int k_tile_count = (k + BK - 1) / BK;
+    int tiles_n = (n + CFG::BN - 1) / CFG::BN;
+    int tile_row = blockIdx.x / tiles_n * CFG::BM;
+    int tile_col = blockIdx.x % tiles_n * CFG::BN;
+    int a_off = threadIdx.x / CFG::THREADS_N * 4;   // ty * 4
+    int b_off = threadIdx.x % CFG::THREADS_N * 4;   // tx * 4
     const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
-    float acc[TM][TN] = {};
-    float a_frag[2][TM], b_frag[2][TN];
-    if (K_PIPE_MAX == 1) {
-        // The control: copy, wait for it, compute, and wait before the next copy.
-        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            load_tile<CFG, VEC>(a_stages, b_stages, plan, n, k, k_tile * BK);
-            cp_async_commit();
-            cp_async_wait<0>();
-            __syncthreads();
-#pragma unroll
-            for (int p = 0; p < BK; p++) {
-                load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, p, tx, ty);
-                fma_slice<CFG>(acc, a_frag[0], b_frag[0]);
-            }
-            __syncthreads();
-        }
-    } else {
-        // PREFETCH: fill all stages but one. A group is committed even when it is
-        // empty (K shorter than the pipeline), so that the group count stays exact.
-#pragma unroll
-        for (int s = 0; s < K_PIPE_MAX - 1; s++) {
-            if (s < k_tile_count)
-                load_tile<CFG, VEC>(a_stages + s * A_STAGE, b_stages + s * B_STAGE, plan, n, k, s * BK);
-            cp_async_commit();
-        }
-        cp_async_wait<K_PIPE_MAX - 2>();   // tile 0 has landed, for everyone after the barrier
-        __syncthreads();
-        load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, tx, ty);
-        int smem_pipe_read = 0;                 // the stage holding tile k_tile
-        int smem_pipe_write = K_PIPE_MAX - 1;   // the stage the next copy goes to (tile k_tile-1's)
+    float acc[CFG::TM][CFG::TN] = {};
+    auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * CFG::BK);
+    };
+    auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); };
+    pipelined_k_tiles<CFG, K_PIPE_MAX>(smem, (k + CFG::BK - 1) / CFG::BK, a_off, b_off, copy, fma);
+    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+}
 
-        // PIPELINED MAIN LOOP
-        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
-            int smem_pipe_next = smem_pipe_read + 1 == K_PIPE_MAX ? 0 : smem_pipe_read + 1;
-            const float *a_read = a_stages + smem_pipe_read * A_STAGE;
-            const float *b_read = b_stages + smem_pipe_read * B_STAGE;
-#pragma unroll
-            for (int p = 0; p < BK; p++) {
-                if (p == BK - 1) {
-                    // Tile k_tile+1's slice 0 loads during this slice's FMAs, so its copy
-                    // must have landed: wait, and one barrier, which also tells that
-                    // everyone is done with tile k_tile's stage before it is refilled.
-                    cp_async_wait<K_PIPE_MAX - 2>();
-                    __syncthreads();
-                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_stages + smem_pipe_next * A_STAGE,
-                                        b_stages + smem_pipe_next * B_STAGE, 0, tx, ty);
-                } else {
-                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_read, b_read, p + 1, tx, ty);
-                }
-                if (p == 0) {
-                    // The copy of tile k_tile + K_PIPE_MAX - 1, into the stage freed at
-                    // the last barrier (tile k_tile-1's).
-                    int k_tile_next = k_tile + K_PIPE_MAX - 1;
-                    if (k_tile_next < k_tile_count)
-                        load_tile<CFG, VEC>(a_stages + smem_pipe_write * A_STAGE, b_stages + smem_pipe_write * B_STAGE,
-                                            plan, n, k, k_tile_next * BK);
-                    cp_async_commit();
-                }
-                fma_slice<CFG>(acc, a_frag[p % 2], b_frag[p % 2]);
-            }
-            smem_pipe_write = smem_pipe_read;
-            smem_pipe_read = smem_pipe_next;
-        }
-        cp_async_wait<0>();   // EPILOGUE: only empty groups are left; drain them
-    }
-
-#pragma unroll
-    for (int i = 0; i < TM; i++) {
-        int row = tile_row + (i / 4) * CFG::THREADS_M * 4 + ty * 4 + i % 4;
-#pragma unroll
-        for (int j4 = 0; j4 < TN / 4; j4++) {
-            int col = tile_col + j4 * CFG::THREADS_N * 4 + tx * 4;
-            float4 v = make_float4(acc[i][4 * j4], acc[i][4 * j4 + 1], acc[i][4 * j4 + 2], acc[i][4 * j4 + 3]);
-            store4<VEC>(c, row, col, m, n, v, alpha, beta);
-        }
-    }
+// Past 48 KiB of shared memory a kernel must ask for it; then one launch.
+template <typename... Params, typename... Args>
+static cudaError_t launch_kernel(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
+                                 cudaStream_t stream, Args... args)
+{
+    cudaError_t err = harness_ask_smem((const void *)kernel, smem);
+    if (err != cudaSuccess)
+        return err;
+    kernel<<<(unsigned)blocks, threads, smem, stream>>>(args...);
+    return cudaGetLastError();
 }
 
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 {
     unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
-    int smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * (int)sizeof(float);
+    size_t smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * sizeof(float);
     // B's and C's rows 16-byte aligned: 16-byte copies and stores.
     auto kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true> : sgemm_pipelined<CFG, K_PIPE_MAX, false>;
-    // Past 48 KiB of shared memory a kernel must ask for it.
-    cudaError_t err = harness_ask_smem((const void *)kernel, smem);
-    if (err != cudaSuccess)
-        return err;
-    kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
-    return cudaGetLastError();
+    return launch_kernel(kernel, tiles, CFG::THREADS, smem, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta,
+                         g->c);
 }
 
 // The stages the plan gives: those asked for, unless a block cannot hold them.
@@ -311,10 +348,15 @@ template <typename CFG>
 constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE)}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
+static tile_plan plan_tiles(const gemm_args *g, cudaError_t *err)
+{
+    return harness_plan_tiles(g, TILES, err);
+}
+
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    tile_plan p = harness_plan_tiles(g, TILES, &err);
+    tile_plan p = plan_tiles(g, &err);
     if (err != cudaSuccess)
         return err;
     return p.tile == 0 ? launch_stages<large>(g, p.stages, stream) : launch_stages<small>(g, p.stages, stream);
@@ -324,7 +366,7 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    tile_plan p = harness_plan_tiles(g, TILES, &err);
+    tile_plan p = plan_tiles(g, &err);
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
     const char *words;

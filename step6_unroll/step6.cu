@@ -1,23 +1,24 @@
 /* step6_unroll - the pipeline's main loop unrolled by its stage count, so every stage index is a constant.
  *
  * Step 5's main loop walks its ring of K_PIPE_MAX stages with run-time indices:
- * every k-tile works out which stage it reads, which it writes and which it loads
+ * every k-tile works out which stage it reads, which it refills and which it loads
  * the next slice 0 from, and the shared-memory addresses from those. Here the loop
- * over the stages is unrolled: in the copy of the loop body for stage `pipe`, the
- * stage read is `pipe`, the stage written the one before it and the next one after
- * it, all compile-time constants, so every shared-memory address is a register plus
- * an immediate, and no instruction of the loop works out a stage.
+ * takes K_PIPE_MAX k-tiles a trip and is unrolled over them: in the body for stage
+ * `pipe`, the stage read is `pipe`, the stage refilled the one before it and the
+ * next one after it, all compile-time constants, so every shared-memory address is
+ * a register plus an immediate, and no instruction works out a stage.
  *
- * The pipeline is written once, as a function (pipelined_k_tiles) that the kernel
- * hands its copies and its FMAs to: the kernels of the going-further track (the
- * files #included at the end, README part 2) run their k-tiles through it too.
+ * The unrolled loop holds K_PIPE_MAX k-tiles. It must fit the instruction cache and
+ * still leave each copy time to land: 3 stages of 8-deep k-tiles do both, so that is
+ * where step 6 unrolls; at 2 and 4 stages it keeps step 5's loop (README: "What
+ * fits"). --unroll yes or no overrides the choice, to measure it.
  *
- *   make step6 && ./step6 1024                       the whole track (the fastest)
- *   ./step6 1024 --track core                        this step's idea alone
- *   ./step6 1024 --track core --unroll no            ... with its stage loop rolled
+ * ./step6 runs the going-further track too (going_further/, a lesson of its own);
+ * --track core runs this file's kernel alone.
+ *
+ *   make step6 && ./step6 1024 --track core
  */
 #include "../common/harness.h"
-#include "plan.h"
 
 constexpr int A_PAD = 4;        // a_stage rows are BM + 4 floats: 4 banks apart (mod 32)
 constexpr int MAX_STAGES = 4;
@@ -41,21 +42,8 @@ struct tile_config {
                   "every thread copies the same number of 16-byte pieces of B");
 };
 
-// Step 5's tiles, with k-tiles 8 deep instead of 16: unrolled by 3 stages, 16-deep k-tiles
-// made a loop of 3510 instructions (55 KiB), more than the instruction cache holds, and it
-// ran at 0.57 of cuBLAS at 1024 against 0.90 rolled; 8 deep, 1788 instructions (28 KiB)
-// (README: "The loop and the instruction cache").
-using large = tile_config<128, 128, 8, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 8, 8, 8>;    // 128 threads, 64 accumulators each
-
-// The tile a configuration is built for is the one the launch plan (plan.h) counts with.
-template <typename CFG>
-constexpr bool is_tile(tile_id t)
-{
-    return CFG::BM == TILES[t].bm && CFG::BN == TILES[t].bn && CFG::BK == TILES[t].bk && CFG::TM == TILES[t].tm &&
-           CFG::TN == TILES[t].tn && CFG::THREADS == TILES[t].threads && CFG::MIN_BLOCKS == TILES[t].min_blocks;
-}
-static_assert(is_tile<large>(TILE_CORE_LARGE) && is_tile<small>(TILE_CORE_SMALL), "plan.h's TILES");
+using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
 
 // cp.async copies global -> shared without a register in between; it reads src_bytes of
 // the source (4 or 16 inside the matrix, 0 outside it) and zero-fills the rest.
@@ -109,17 +97,16 @@ struct copy_plan {
     }
 };
 
-// Issue the copies of one k-tile (k0 = its first k) into one stage; k_len is the length
-// of the block's K (K itself, unless K is split). Outside the matrix a copy reads 0 bytes
-// and zero-fills: its address is never dereferenced.
+// Issue the copies of one k-tile (k0 = its first k) into one stage. Outside the
+// matrix a copy reads 0 bytes and zero-fills: its address is never dereferenced.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const copy_plan<CFG> &plan, int n,
-                                          int k_len, int k0)
+                                          int k, int k0)
 {
     using P = copy_plan<CFG>;
 #pragma unroll
     for (int kp = 0; kp < P::A_K_PASSES; kp++) {
-        bool k_inside = k0 + kp * 8 + plan.kq < k_len;
+        bool k_inside = k0 + kp * 8 + plan.kq < k;
 #pragma unroll
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
@@ -132,11 +119,11 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
         const float *src = plan.b_src + (size_t)(k0 + i * P::B_ROWS_PER_PASS) * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
         if (VEC) {
-            cp_async_16(dst, src, r < k_len && plan.b_cols > 0 ? 16 : 0);
+            cp_async_16(dst, src, r < k && plan.b_cols > 0 ? 16 : 0);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, r < k_len && j < plan.b_cols ? 4 : 0);
+                cp_async_4(dst + j, src + j, r < k && j < plan.b_cols ? 4 : 0);
         }
     }
 }
@@ -169,17 +156,45 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
             acc[i][j] += a_frag[i] * b_frag[j];
 }
 
-// THE PIPELINE, unrolled. `copy(a_stage, b_stage, k_tile)` issues the copies of one
-// k-tile into one stage (k-tile 0 first, then in order); `fma(a_frag, b_frag)` does the
-// FMAs of one k-slice. K_PIPE_MAX stages of A, then K_PIPE_MAX of B, from smem.
-//   PREFETCH             k-tiles 0 .. K_PIPE_MAX-2, one commit group each; slice 0 of k-tile 0
-//   PIPELINED MAIN LOOP  for k-tile k_tile, in stage pipe = k_tile % K_PIPE_MAX: at slice 0,
-//                        copy k-tile k_tile+K_PIPE_MAX-1 into stage pipe-1; at the last
-//                        slice, wait for k-tile k_tile+1, one barrier, and load its slice 0
-//   EPILOGUE             drain the (empty) groups left
-// The loop over the stages is unrolled (UNROLLED, the default): each of its K_PIPE_MAX
-// bodies has its own constant stage indices. UNROLLED = false keeps it a loop, with
-// run-time stage indices, to measure what unrolling buys (--unroll no).
+// One k-tile of the main loop: the FMAs of its BK k-slices, read from stage `read`, each
+// slice's fragments loaded during the FMAs of the slice before.
+template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
+__device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (&b_frag)[2][CFG::TN], float *smem,
+                                            int read, int write, int next, int k_tile, int k_tile_count, int a_off,
+                                            int b_off, Copy copy, Fma fma)
+{
+    float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
+    float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
+    const float *a_read = a_stages + read * CFG::A_STAGE;
+    const float *b_read = b_stages + read * CFG::B_STAGE;
+#pragma unroll
+    for (int p = 0; p < CFG::BK; p++) {
+        if (p == CFG::BK - 1) {
+            // The next k-tile's slice 0 loads, from stage `next`, during this slice's FMAs, so
+            // its copy must have landed: wait, and one barrier, which also tells that everyone
+            // is done with stage `read`, which the next k-tile's copy refills.
+            cp_async_wait<K_PIPE_MAX - 2>();
+            __syncthreads();
+            load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_stages + next * CFG::A_STAGE,
+                                b_stages + next * CFG::B_STAGE, 0, a_off, b_off);
+        } else {
+            load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_read, b_read, p + 1, a_off, b_off);
+        }
+        if (p == 0) {
+            // The copy of k-tile k_tile + K_PIPE_MAX - 1, into stage `write`, freed at the
+            // last barrier (k-tile k_tile-1's).
+            int k_tile_next = k_tile + K_PIPE_MAX - 1;
+            if (k_tile_next < k_tile_count)
+                copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
+            cp_async_commit();
+        }
+        fma(a_frag[p % 2], b_frag[p % 2]);
+    }
+}
+
+// THE PIPELINE. `copy(a_stage, b_stage, k_tile)` issues the copies of one k-tile into one
+// stage (k-tile 0 first, then in order); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
+// UNROLLED: the main loop unrolled by the stage count (false: step 5's loop).
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
 __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy,
                                                   Fma fma)
@@ -188,27 +203,22 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
     float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
     float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
     if (K_PIPE_MAX == 1) {
-        // The control: copy, wait for it, compute, and wait before the next copy. Its
-        // fragments are double-buffered as in the pipeline below: loaded just before their
-        // FMAs, as in step 5, they made ptxas spill 20 to 52 bytes on sm_100 and sm_120.
+        // The control: copy, wait for it, compute, and wait before the next copy.
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             copy(a_stages, b_stages, k_tile);
             cp_async_commit();
             cp_async_wait<0>();
             __syncthreads();
-            load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, a_off, b_off);
 #pragma unroll
             for (int p = 0; p < CFG::BK; p++) {
-                if (p + 1 < CFG::BK)
-                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_stages, b_stages, p + 1, a_off,
-                                        b_off);
-                fma(a_frag[p % 2], b_frag[p % 2]);
+                load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, p, a_off, b_off);
+                fma(a_frag[0], b_frag[0]);
             }
             __syncthreads();
         }
     } else {
-        // PREFETCH: fill all stages but one. A group is committed even when it is empty
-        // (K shorter than the pipeline), so that the group count stays exact.
+        // PREFETCH: fill all stages but one. A group is committed even when it is empty (K
+        // shorter than the pipeline), so that the group count stays exact.
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
             if (s < k_tile_count)
@@ -219,46 +229,30 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
         __syncthreads();
         load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, a_off, b_off);
 
-        // PIPELINED MAIN LOOP, K_PIPE_MAX k-tiles a trip: in the body for `pipe`, the stage
-        // read, the stage written and the next stage are constants.
-        for (int k_tile_base = 0; k_tile_base < k_tile_count; k_tile_base += K_PIPE_MAX) {
-#pragma unroll(UNROLLED ? K_PIPE_MAX : 1)
-            for (int pipe = 0; pipe < K_PIPE_MAX; pipe++) {
-                const int smem_pipe_read = pipe;
-                const int smem_pipe_write = (pipe + K_PIPE_MAX - 1) % K_PIPE_MAX;
-                const int smem_pipe_next = (pipe + 1) % K_PIPE_MAX;
-                int k_tile = k_tile_base + pipe;
-                if (k_tile >= k_tile_count)
-                    break;
-                const float *a_read = a_stages + smem_pipe_read * CFG::A_STAGE;
-                const float *b_read = b_stages + smem_pipe_read * CFG::B_STAGE;
+        if constexpr (UNROLLED) {
+            // PIPELINED MAIN LOOP, unrolled: K_PIPE_MAX k-tiles a trip. In the body for `pipe`,
+            // the stages read, refilled and next are constants; a k-tile count that is not a
+            // multiple of K_PIPE_MAX leaves the loop early.
+            for (int k_tile_base = 0; k_tile_base < k_tile_count; k_tile_base += K_PIPE_MAX) {
 #pragma unroll
-                for (int p = 0; p < CFG::BK; p++) {
-                    if (p == CFG::BK - 1) {
-                        // The next k-tile's slice 0 loads during this slice's FMAs, so its copy
-                        // must have landed: wait, and one barrier, which also tells that
-                        // everyone is done with the stage k-tile k_tile-1 used.
-                        cp_async_wait<K_PIPE_MAX - 2>();
-                        __syncthreads();
-                        load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2],
-                                            a_stages + smem_pipe_next * CFG::A_STAGE,
-                                            b_stages + smem_pipe_next * CFG::B_STAGE, 0, a_off, b_off);
-                    } else {
-                        load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_read, b_read, p + 1, a_off,
-                                            b_off);
-                    }
-                    if (p == 0) {
-                        // The copy of k-tile k_tile + K_PIPE_MAX - 1, into the stage freed at
-                        // the last barrier (k-tile k_tile-1's).
-                        int k_tile_next = k_tile + K_PIPE_MAX - 1;
-                        if (k_tile_next < k_tile_count)
-                            copy(a_stages + smem_pipe_write * CFG::A_STAGE, b_stages + smem_pipe_write * CFG::B_STAGE,
-                                 k_tile_next);
-                        cp_async_commit();
-                    }
-                    fma(a_frag[p % 2], b_frag[p % 2]);
+                for (int pipe = 0; pipe < K_PIPE_MAX && k_tile_base + pipe < k_tile_count; pipe++) {
+                    k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, pipe, pipe == 0 ? K_PIPE_MAX - 1 : pipe - 1,
+                                                 pipe + 1 == K_PIPE_MAX ? 0 : pipe + 1, k_tile_base + pipe,
+                                                 k_tile_count, a_off, b_off, copy, fma);
                 }
             }
+            cp_async_wait<0>();   // EPILOGUE
+            return;
+        }
+        // PIPELINED MAIN LOOP, as in step 5: the stages step round the ring.
+        int smem_pipe_read = 0;                 // the stage holding k-tile k_tile
+        int smem_pipe_write = K_PIPE_MAX - 1;   // the stage the next copy goes to (k-tile k_tile-1's)
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            int smem_pipe_next = smem_pipe_read + 1 == K_PIPE_MAX ? 0 : smem_pipe_read + 1;
+            k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, smem_pipe_read, smem_pipe_write, smem_pipe_next,
+                                         k_tile, k_tile_count, a_off, b_off, copy, fma);
+            smem_pipe_write = smem_pipe_read;
+            smem_pipe_read = smem_pipe_next;
         }
         cp_async_wait<0>();   // EPILOGUE: only empty groups are left; drain them
     }
@@ -305,9 +299,9 @@ __device__ __forceinline__ void store_tile(float (&acc)[CFG::TM][CFG::TN], int a
     }
 }
 
-template <typename CFG, int K_PIPE_MAX, bool UNROLLED, bool VEC>
+template <typename CFG, int K_PIPE_MAX, bool VEC, bool UNROLLED = false>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
-sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
+sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
     extern __shared__ __align__(16) float smem[];
     int tiles_n = (n + CFG::BN - 1) / CFG::BN;
@@ -318,12 +312,11 @@ sgemm_unrolled(int m, int n, int k, float alpha, const float *a, const float *b,
     const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
-    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(
-        smem, (k + CFG::BK - 1) / CFG::BK, a_off, b_off,
-        [&](float *a_stage, float *b_stage, int k_tile) {
-            load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * CFG::BK);
-        },
-        [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); });
+    auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * CFG::BK);
+    };
+    auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); };
+    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, (k + CFG::BK - 1) / CFG::BK, a_off, b_off, copy, fma);
     store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
@@ -339,24 +332,94 @@ static cudaError_t launch_kernel(void (*kernel)(Params...), long long blocks, in
     return cudaGetLastError();
 }
 
-template <typename CFG, int K_PIPE_MAX, bool UNROLLED, bool VEC>
-static cudaError_t launch_core(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+// Unrolled at 3 stages, where the unrolled loop fits (README: "What fits"), unless --unroll
+// says otherwise.
+static bool unrolls(const gemm_args *g, int stages)
 {
-    return launch_kernel(sgemm_unrolled<CFG, K_PIPE_MAX, UNROLLED, VEC>, p.blocks, CFG::THREADS, p.smem_bytes, stream,
-                         g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    return stages > 1 && (g->unroll == UNROLL_AS_PLANNED ? stages == 3 : g->unroll == UNROLL_YES);
 }
 
-// GOING FURTHER (README, part 2): one idea a file, each building on the ones before.
-#include "warp_tiles.cuh"
-#include "split_k.cuh"
-#include "wide_tiles.cuh"
-#include "stream_k.cuh"
-#include "launch.cuh"
+template <typename CFG, int K_PIPE_MAX>
+static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
+{
+    unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
+    size_t smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * sizeof(float);
+    // B's and C's rows 16-byte aligned: 16-byte copies and stores.
+    auto kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true> : sgemm_pipelined<CFG, K_PIPE_MAX, false>;
+    if constexpr (K_PIPE_MAX > 1)   // one stage has no ring to unroll
+        if (unrolls(g, K_PIPE_MAX))
+            kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true, true>
+                                   : sgemm_pipelined<CFG, K_PIPE_MAX, false, true>;
+    return launch_kernel(kernel, tiles, CFG::THREADS, smem, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta,
+                         g->c);
+}
+
+// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 28 KiB of
+// code, where 3 x 16 would be 55 KiB (README: "What fits").
+template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
+// The stages the plan gives: those asked for, unless a block cannot hold them.
+template <typename CFG>
+static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t stream)
+{
+    switch (stages) {
+    case 1: return launch_config<CFG, 1>(g, stream);
+    case 2: return launch_config<CFG, 2>(g, stream);
+    case 3: return launch_config<k_tiles_8<CFG>, 3>(g, stream);
+    case 4: return launch_config<CFG, 4>(g, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+// As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
+template <typename CFG>
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE)}; }
+static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
+static const tile_option TILES_8[2] = {option_of<k_tiles_8<large>>(), option_of<k_tiles_8<small>>()};
+
+// At 3 stages, with the 8-deep k-tiles' shared memory (half: they fit where 16-deep ones do).
+static tile_plan plan_tiles(const gemm_args *g, cudaError_t *err)
+{
+    tile_plan p = harness_plan_tiles(g, TILES, err);
+    return p.stages == 3 ? harness_plan_stages(g, 3, TILES_8, err) : p;
+}
+
+static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+{
+    cudaError_t err;
+    tile_plan p = plan_tiles(g, &err);
+    if (err != cudaSuccess)
+        return err;
+    return p.tile == 0 ? launch_stages<large>(g, p.stages, stream) : launch_stages<small>(g, p.stages, stream);
+}
+
+// Which kernel launch picks, in words: the report prints it, the tests reach all four.
+static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+{
+    cudaError_t err;
+    tile_plan p = plan_tiles(g, &err);
+    if (err != cudaSuccess)
+        return "unknown (a device query failed)";
+    const char *words;
+    if (p.tile == 0)
+        words = g->n % 4 == 0 ? "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                              : "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+    else
+        words = g->n % 4 == 0 ? "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                              : "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+    char loop[192];
+    snprintf(loop, sizeof loop, "%s, k-tiles %d deep, %s", words, p.stages == 3 ? 8 : 16,
+             unrolls(g, p.stages) ? "the stage loop unrolled" : "step 5's loop");
+    return harness_describe_tiles(g, TILES, &p, loop, buf, len);
+}
+
+// GOING FURTHER (going_further/README.md): ./step6 runs the track's launch plan, which
+// hands --track core to this file's launch.
+#include "going_further/track.cuh"
 
 int main(int argc, char **argv)
 {
     static const step_info step = {
         "step6_unroll", "the pipeline's main loop unrolled by its stage count: every stage index a constant",
-        launch, MAX_STAGES, 3, kernel_name, TRACK_NAMES, NULL};
+        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES};
     return harness_main(argc, argv, &step);
 }

@@ -239,7 +239,8 @@ ParameterizedTest(gpu_param *p, gpu, every_kernel_choice_is_reached_and_passes, 
         cr_skip_test("no CUDA GPU: %s", why);
     cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
     if (strcmp(p->step, "./step6") == 0)
-        cr_skip_test("step 6's choices come from its launch plan: gpu::step6_every_choice_of_the_plan_passes");
+        cr_skip_test("step 6's choices: gpu::step6_core_every_stage_count_and_loop_passes (--track core) and "
+                     "gpu::step6_every_choice_of_the_plan_passes (the track's launch plan)");
     int cases = 0;
     for (int c = 0; c < N_KERNEL_CASES; c++) {
         const kernel_case *kc = &KERNEL_CASES[c];
@@ -401,8 +402,52 @@ Test(gpu, a_refused_cluster_is_named, .init = cr_redirect_stderr)
     cr_expect_eq(cudaGetLastError(), cudaSuccess, "the query's own error was left for the next CUDA call");
 }
 
+/* ---- step 6's core (--track core): step 5's tiles and plan, its main loop unrolled at 3
+ * stages with k-tiles 8 deep, step 5's loop at 2 and 4 stages; --unroll yes or no turns the
+ * unrolling on or off at any stage count from 2, keeping the k-tiles' depth. Every tile, copy
+ * width, stage count and loop runs, and the kernel line names each. */
+Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
+{
+    static const struct {
+        int m, n, k;
+        const char *tile;
+    } shapes[] = {
+        {2047, 2052, 1001, "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"},
+        {2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
+        {65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"},
+        {65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
+    };
+    char why[256];
+    if (access("./step6", X_OK) != 0)
+        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int st = 1; st <= 4; st++)
+            for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++) {
+                char m[16], n[16], k[16], stages[16], expected[256];
+                snprintf(m, sizeof m, "%d", shapes[i].m);
+                snprintf(n, sizeof n, "%d", shapes[i].n);
+                snprintf(k, sizeof k, "%d", shapes[i].k);
+                snprintf(stages, sizeof stages, "%d", st);
+                int unrolled = st > 1 && (u == UNROLL_AS_PLANNED ? st == 3 : u == UNROLL_YES);
+                snprintf(expected, sizeof expected, "%s, k-tiles %d deep, %s", shapes[i].tile, st == 3 ? 8 : 16,
+                         unrolled ? "the stage loop unrolled" : "step 5's loop");
+                const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
+                                      "--stages", stages, "--track", "core",
+                                      u == UNROLL_AS_PLANNED ? NULL : "--unroll", u == UNROLL_YES ? "yes" : "no", NULL};
+                char *out = NULL;
+                if (expect_pass_report(argv, &out)) {
+                    const char *line = strstr(out, "  kernel   ");
+                    cr_expect(line && strncmp(line + 11, expected, strlen(expected)) == 0,
+                              "the kernel line does not start \"%s\":\n%s", expected, out);
+                }
+                free(out);
+            }
+}
+
 /* ---- step 6: every choice its launch plan makes on this GPU, every part of its track ----
- * The plan (step6_unroll/plan.c) is a function of the problem and the device; these tests
+ * The plan (step6_unroll/going_further/plan.c) is a function of the problem and the device; these tests
  * ask it, for the GPU present, what step 6 must run, search shapes that reach each of its
  * choices (tile, split, runs of k-tiles, loop, copy width) at each part of the track, run
  * each at every stage count, and demand PASS and the plan's own kernel line. */
@@ -445,7 +490,7 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
     static const int NS[] = {18, 20, 60, 62, 130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
     static const int KS[] = {33, 201, 300, 601, 1001, 4099};
     int count = 0;
-    for (int track = 0; track < TRACK_PARTS; track++)
+    for (int track = TRACK_WARP_TILES; track < TRACK_PARTS; track++)
         for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
             for (size_t ik = 0; ik < sizeof KS / sizeof KS[0]; ik++)
                 for (size_t im = 0; im < sizeof MS / sizeof MS[0]; im++)
@@ -468,7 +513,6 @@ static void expect_every_choice_reached(const plan_device *dev, const step6_case
         tile_id tile;
         int split, runs, parts, needs_clusters;
     } want[] = {
-        {KERNEL_CORE, TILE_CORE_LARGE, 1, 0, 0, 0}, {KERNEL_CORE, TILE_CORE_SMALL, 1, 0, 0, 0},
         {KERNEL_WARP, TILE_LARGE, 1, 0, 0, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 0, 0},
         {KERNEL_WARP, TILE_MID, 2, 0, 0, 1},        {KERNEL_WARP, TILE_MID, 4, 0, 0, 1},
         {KERNEL_WARP, TILE_SMALL, 1, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 2, 0, 0, 1},
@@ -490,7 +534,7 @@ static void expect_every_choice_reached(const plan_device *dev, const step6_case
                         !p->runs == !want[w].runs && (p->parts > 1) == want[w].parts && p->vec == vec;
             }
             cr_expect(found, "no test shape reaches tile %dx%d, split %d, %s, %s, %d-byte copies on this GPU (%d SMs)",
-                      TILES[want[w].tile].bm, TILES[want[w].tile].bn, want[w].split,
+                      TRACK_TILES[want[w].tile].bm, TRACK_TILES[want[w].tile].bn, want[w].split,
                       want[w].runs ? "with runs" : "without runs", want[w].parts ? "K in parts" : "K not in parts",
                       vec ? 16 : 4, dev->sms);
         }

@@ -74,7 +74,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
     for (int g = 0; g < N_GPUS; g++)
         for (int binary_clusters = 0; binary_clusters <= 1; binary_clusters++)
         for (int s = 0; s < N_SHAPES; s++)
-            for (int track = 0; track < TRACK_PARTS; track++)
+            for (int track = TRACK_WARP_TILES; track < TRACK_PARTS; track++)   /* core: step6.cu's plan */
                 for (int stages = 1; stages <= 4; stages++)
                     for (int unroll = UNROLL_AS_PLANNED; unroll <= UNROLL_YES; unroll++) {
                         const gpu *d = &GPUS[g];
@@ -85,7 +85,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         dev.clusters = dev.clusters && binary_clusters;
                         int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
                         step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &dev);
-                        const tile_shape *t = &TILES[p.tile];
+                        const tile_shape *t = &TRACK_TILES[p.tile];
                         char where[200];
                         snprintf(where, sizeof where, "%s%s, %dx%dx%d, track %s, %d stages, unroll %d", d->name,
                                  binary_clusters ? "" : " (binary without cluster code)", m, n, k, TRACK_NAMES[track],
@@ -135,7 +135,6 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         /* each share of K has at least 32 of it */
                         cr_assert(p.split == 1 || k >= p.split * 32, "%s: split %d of K %d", where, p.split, k);
                         /* the parts of the track in use */
-                        cr_assert(track >= TRACK_WARP_TILES || p.kernel == KERNEL_CORE, "%s: kernel", where);
                         cr_assert(track >= TRACK_WIDE_TILES || p.kernel != KERNEL_WIDE, "%s: kernel", where);
                         /* the loop: lean only for wide tiles; rolled only when asked, with a ring */
                         cr_assert((p.loop == LOOP_LEAN) == (p.kernel == KERNEL_WIDE && unroll != UNROLL_YES),
@@ -161,7 +160,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         cr_assert(p.split == 1 || p.split <= 8, "%s: cluster of %d", where, p.split);
                         checked++;
                     }
-    cr_assert_eq(checked, (N_GPUS - 1) * 2 * N_SHAPES * TRACK_PARTS * 4 * 3);
+    cr_assert_eq(checked, (N_GPUS - 1) * 2 * N_SHAPES * (TRACK_PARTS - 1) * 4 * 3);
 }
 
 /* Steps 3 to 5's tiles, from each built step's --describe ("tiles=128x128:256:2:8192:0,..."). */
@@ -182,11 +181,13 @@ static int step_tiles(const char *path, tile_option out[2], int *max_stages)
     return got;
 }
 
-Test(plan, steps_3_to_5_choose_a_tile_and_stages_that_fit_every_gpu)
+/* Step 6's core plans as step 5 does; its 3 stages take k-tiles 8 deep, half the shared
+ * memory of the 16-deep ones --describe names, so that these fitting means they fit. */
+Test(plan, steps_3_to_6_choose_a_tile_and_stages_that_fit_every_gpu)
 {
-    static const char *const steps[] = {"./step3", "./step4", "./step5"};
+    static const char *const steps[] = {"./step3", "./step4", "./step5", "./step6"};
     int checked = 0, found = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         tile_option tiles[2];
         int max_stages = 0;
         if (access(steps[i], X_OK) != 0)
@@ -218,8 +219,8 @@ Test(plan, steps_3_to_5_choose_a_tile_and_stages_that_fit_every_gpu)
                     checked++;
                 }
     }
-    cr_assert(found > 0, "no step 3, 4 or 5 is built: run `make all` first");
-    cr_log_info("%d plans of steps 3 to 5 checked", checked);
+    cr_assert(found > 0, "no step 3, 4, 5 or 6 is built: run `make all` first");
+    cr_log_info("%d plans of steps 3 to 6 checked", checked);
 }
 
 /* Step 5's large tile at 4 stages asks for two blocks an SM: a 99 KiB GPU (sm_86, sm_89,
@@ -311,11 +312,6 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
         cr_expect(strncmp(line, want[i].line, strlen(want[i].line)) == 0, "%d: \"%s\", expected \"%s...\"", s, line,
                   want[i].line);
     }
-    /* the core alone: step 5's rule, 128 x 128 when they cover the SMs */
-    step6_plan p = step6_plan_for(1024, 1024, 1024, 3, TRACK_CORE, UNROLL_AS_PLANNED, hopper());
-    cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_SMALL && p.loop == LOOP_UNROLLED);
-    p = step6_plan_for(2048, 2048, 2048, 3, TRACK_CORE, UNROLL_NO, hopper());
-    cr_expect(p.kernel == KERNEL_CORE && p.tile == TILE_CORE_LARGE && p.loop == LOOP_ROLLED);
 }
 
 /* K in parts (plan.c, plan_parts) on a 132-SM Hopper: wide tiles where they pad C no more
@@ -353,8 +349,8 @@ Test(plan, k_in_parts_where_the_rule_says)
         step6_plan p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
         cr_expect(p.tile == want[i].tile && p.parts == want[i].parts && p.split == want[i].split,
                   "%dx%dx%d: tile %dx%d, %d parts, split %d; expected tile %dx%d, %d parts, split %d", want[i].m,
-                  want[i].n, want[i].k, TILES[p.tile].bm, TILES[p.tile].bn, p.parts, p.split, TILES[want[i].tile].bm,
-                  TILES[want[i].tile].bn, want[i].parts, want[i].split);
+                  want[i].n, want[i].k, TRACK_TILES[p.tile].bm, TRACK_TILES[p.tile].bn, p.parts, p.split, TRACK_TILES[want[i].tile].bm,
+                  TRACK_TILES[want[i].tile].bn, want[i].parts, want[i].split);
         /* before the stream-K part of the track, never */
         p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper());
         cr_expect_eq(p.parts, 1);
@@ -375,10 +371,10 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
                            "the stage loop rolled, B copied and C stored in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = step6_plan_for(129, 127, 33, 1, TRACK_CORE, UNROLL_AS_PLANNED, hopper());
+    p = step6_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper());
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread, K whole, one stage, B copied and C stored in 4-byte pieces, "
-                           "at least 4 blocks an SM (registers)");
+    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "
+                           "in 4-byte pieces, at least 4 blocks an SM (registers)");
     p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
     step6_plan_describe(&p, line, sizeof line);
     cr_expect_str_eq(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "

@@ -23,6 +23,7 @@
 #define FIXTURE "tests/data/results_sample.csv"
 #define SWEEP_FIXTURE "tests/data/sweep_sample.csv"
 #define ABLATION_FIXTURE "tests/data/ablation_sample.csv"
+#define TRACK_FIXTURE "tests/data/track_sample.csv"
 #define EXPECTED "tests/data/expected/"
 /* `make ARGS` as a fresh make: the flags of a make that runs this suite are not passed on. */
 #define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
@@ -280,18 +281,19 @@ Test(chart, the_fma_peak_share_needs_the_peak_of_the_same_run)
 static void readmes(const char *dir)
 {
     cr_assert_eq(sh(NULL, dir,
-                    "mkdir \"$D/step1_tiling\" \"$D/step2_shared\" \"$D/step5_pipeline\" \"$D/step6_unroll\" && "
+                    "mkdir -p \"$D/step1_tiling\" \"$D/step2_shared\" \"$D/step5_pipeline\" \"$D/step6_unroll/going_further\" && "
                     "printf '# The course\\n\\n<!-- results-table:begin -->\\nold table 99999\\n<!-- results-table:end -->\\n\\nText after.\\n' > \"$D/README.md\" && "
                     "printf '# step 1, no markers\\n' > \"$D/step1_tiling/README.md\" && "
                     "printf '# step 2\\n<!-- step-results:begin -->\\nold numbers 99999\\n  <!-- step-results:end -->\\nText after.\\n' > \"$D/step2_shared/README.md\" && "
                     "printf '# step 5\\n<!-- step-results:begin -->\\n<!-- step-results:end -->\\n\\n<!-- sweep-results:begin -->\\n<!-- sweep-results:end -->\\n' > \"$D/step5_pipeline/README.md\" && "
-                    "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\nProse.\\n"
-                    "<!-- ratios step5,core,warp-tiles 1024,4096:begin -->\\n<!-- ratios step5,core,warp-tiles 1024,4096:end -->\\n' > \"$D/step6_unroll/README.md\""),
+                    "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\nProse.\\n' > \"$D/step6_unroll/README.md\" && "
+                    "printf '# the track\\n<!-- track-results:begin -->\\n<!-- track-results:end -->\\nProse.\\n"
+                    "<!-- ratios core,warp-tiles 1024,4096:begin -->\\n<!-- ratios core,warp-tiles 1024,4096:end -->\\n' > \"$D/step6_unroll/going_further/README.md\""),
                  0);
 }
 
-#define TABLE MAKE "table CSV=" FIXTURE " README=\"$D/README.md\" STEP_READMES=\"$(echo \"$D\"/step*/README.md)\" " \
-                   "SWEEP_CSV=" SWEEP_FIXTURE " ABLATION_CSV=" ABLATION_FIXTURE
+#define TABLE MAKE "table CSV=" FIXTURE " README=\"$D/README.md\" STEP_READMES=\"$(echo \"$D\"/step*/README.md \"$D\"/step*/*/README.md)\" " \
+                   "SWEEP_CSV=" SWEEP_FIXTURE " ABLATION_CSV=" ABLATION_FIXTURE " TRACK_CSV=" TRACK_FIXTURE
 
 Test(table, fills_each_readme_between_its_markers)
 {
@@ -304,6 +306,7 @@ Test(table, fills_each_readme_between_its_markers)
     expect_golden(dir, "step2_README.md", "\"$D/step2_shared/README.md\"");
     expect_golden(dir, "step5_README.md", "\"$D/step5_pipeline/README.md\"");
     expect_golden(dir, "step6_README.md", "\"$D/step6_unroll/README.md\"");
+    expect_golden(dir, "going_further_README.md", "\"$D/step6_unroll/going_further/README.md\"");
     /* Again: nothing changes. */
     expect_rc(0, dir, "cp -r \"$D\" \"$D.1\" && " TABLE " >/dev/null && diff -r \"$D.1\" \"$D\"; rc=$?; rm -rf \"$D.1\"; exit $rc");
     rm_rf(dir);
@@ -435,31 +438,54 @@ Test(sweep, make_sweep_runs_every_stage_the_step_describes)
     rm_rf(dir);
 }
 
-/* make ablation: step 5, then step 6 part by part, each run checked, each row named by its
- * variant; the table in the order of the runs. */
-Test(ablation, make_ablation_runs_each_part_in_order_checked)
+/* make ablation: step 5 and step 6's core at each stage count, each run checked, each row
+ * named by its command; the table grouped by stage count, in the order of the runs. */
+Test(ablation, make_ablation_runs_step_5_and_the_core_at_each_stage_count)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step5");
     fake_step(dir, "step6");
-    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:0 " MAKE "ablation ABLATION_CSV=\"$D/ablation.csv\" "
-              "ABLATION_SIZES='256 512' ABLATION_RUNS=\"$D/step5 '$D/step6 --track core --unroll no' '$D/step6 --track core' "
-              "$D/step6 '$D/step6 --unroll yes'\" ABLATION_BUILD= | " MASK " > \"$D/ablation.log\"");
+    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:3 " MAKE "ablation ABLATION_CSV=\"$D/ablation.csv\" "
+              "ABLATION_SIZES='256 512' ABLATION_RUNS=\"'$D/step5 --stages 2' '$D/step6 --track core --stages 2' "
+              "'$D/step5 --stages 3' '$D/step6 --track core --stages 3' '$D/step6 --track core --stages 3 --unroll no'\" "
+              "ABLATION_BUILD= | " MASK " > \"$D/ablation.log\"");
     expect_golden(dir, "ablation.log", "\"$D/ablation.log\"");
-    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track core --unroll no --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track core --stages 3 --unroll no --csv-header' \"$D/args\"");
     expect_rc(0, dir, "test $(grep -c , \"$D/ablation.csv\") = 11");
     rm_rf(dir);
 }
 
-Test(ablation, ablation_table_names_each_run)
+/* make track-ablation: step 6 part by part, each run checked, each row named by its variant;
+ * the table in the order of the runs. */
+Test(ablation, make_track_ablation_runs_each_part_in_order_checked)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    fake_step(dir, "step6");
+    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:0 " MAKE "track-ablation TRACK_CSV=\"$D/track.csv\" "
+              "ABLATION_SIZES='256 512' TRACK_RUNS=\"'$D/step6 --track core' '$D/step6 --track warp-tiles' "
+              "$D/step6 '$D/step6 --unroll yes'\" ABLATION_BUILD= | " MASK " > \"$D/track.log\"");
+    expect_golden(dir, "track.log", "\"$D/track.log\"");
+    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track warp-tiles --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "test $(grep -c , \"$D/track.csv\") = 9");
+    rm_rf(dir);
+}
+
+Test(ablation, ablation_tables_name_each_run)
 {
     char *log;
     int rc = sh(&log, NULL, MAKE "ablation-table ABLATION_CSV=" ABLATION_FIXTURE " | diff -u " EXPECTED "ablation_table.md -");
     cr_expect_eq(rc, 0, "make ablation-table differs from " EXPECTED "ablation_table.md:\n%s", log);
     free(log);
+    rc = sh(&log, NULL, MAKE "track-table TRACK_CSV=" TRACK_FIXTURE " | diff -u " EXPECTED "track_table.md -");
+    cr_expect_eq(rc, 0, "make track-table differs from " EXPECTED "track_table.md:\n%s", log);
+    free(log);
     rc = sh(&log, NULL, MAKE "ablation-table ABLATION_CSV=/no/such/ablation.csv");
     cr_expect(rc == 2 && strstr(log, "no such file: `make ablation`"), "no clear error for a missing CSV:\n%s", log);
+    free(log);
+    rc = sh(&log, NULL, MAKE "track-table TRACK_CSV=/no/such/track.csv");
+    cr_expect(rc == 2 && strstr(log, "no such file: `make track-ablation`"), "no clear error for a missing CSV:\n%s", log);
     free(log);
 }
 
@@ -498,7 +524,7 @@ Test(tools, make_sass_summarizes_a_built_step)
         cr_skip_test("%s", reason);
     }
     cr_assert_eq(rc, 0, "make sass STEP=6 failed:\n%s", log);
-    cr_expect(strstr(log, "sgemm_unrolled") && strstr(log, "longest loop") && strstr(log, "LDGSTS") &&
+    cr_expect(strstr(log, "sgemm_pipelined") && strstr(log, "sgemm_warp_tiles") && strstr(log, "longest loop") && strstr(log, "LDGSTS") &&
                   strstr(log, "sass: binary ./step6, code for sm_") && strstr(log, "(UTC), commit "),
               "make sass STEP=6 printed no summary of step 6's kernels, or no header naming ./step6 and the commit:\n%s", log);
     free(log);
@@ -621,7 +647,7 @@ Test(tools, cc_is_gcc_unless_set)
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course.py quotes step[0-9]_*/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course.py quotes step[0-9]_*/README.md step[0-9]_*/*/README.md");
     cr_expect_eq(rc, 0, "a lesson quotes code its step does not have:\n%s", log);
     free(log);
     char dir[256];

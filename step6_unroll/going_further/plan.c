@@ -1,40 +1,32 @@
-/* plan.c - step 6's launch plan (plan.h): every rule that picks a kernel, a tile, a split
+/* plan.c - the track's launch plan (plan.h): every rule that picks a kernel, a tile, a split
  * of K or runs of k-tiles is here, once. The measurements behind each rule: README.md. */
 #include "plan.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../common/harness.h"
+#include "../../common/harness.h"
 
 const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k", NULL};
 
 static long long tiles_of(int m, int n, tile_id t)
 {
-    return (long long)((m + TILES[t].bm - 1) / TILES[t].bm) * ((n + TILES[t].bn - 1) / TILES[t].bn);
+    return (long long)((m + TRACK_TILES[t].bm - 1) / TRACK_TILES[t].bm) * ((n + TRACK_TILES[t].bn - 1) / TRACK_TILES[t].bn);
 }
 
 /* A stage holds a k-tile of A (transposed, rows padded by 4 floats) and one of B. */
 static size_t stage_bytes(tile_id t)
 {
-    return (size_t)TILES[t].bk * (size_t)(TILES[t].bm + 4 + TILES[t].bn) * sizeof(float);
+    return (size_t)TRACK_TILES[t].bk * (size_t)(TRACK_TILES[t].bm + 4 + TRACK_TILES[t].bn) * sizeof(float);
 }
 
 /* Blocks of tile t with smem bytes of shared memory an SM holds (registers at most what
  * __launch_bounds__ allows), and what sets that. */
 static int blocks_per_sm(tile_id t, size_t smem, const plan_device *dev, const char **limit)
 {
-    const tile_shape *s = &TILES[t];
+    const tile_shape *s = &TRACK_TILES[t];
     block_need need = {s->threads, fit_bounded_regs(dev->regs_sm, s->threads, s->min_blocks), smem};
     return fit_blocks_per_sm(dev, &need, limit);
-}
-
-/* Step 6's core, as step 5: 128 x 128 tiles when there are at least as many as SMs, else
- * 64 x 128. */
-static void plan_core(step6_plan *p, int m, int n, const plan_device *dev)
-{
-    p->kernel = KERNEL_CORE;
-    p->tile = tiles_of(m, n, TILE_CORE_LARGE) >= dev->sms ? TILE_CORE_LARGE : TILE_CORE_SMALL;
 }
 
 /* The share of the SMs' time the blocks fill: each SM runs its blocks, and the one with
@@ -114,7 +106,7 @@ static int plan_runs(const step6_plan *p, const plan_device *dev)
 /* The area of C's tiles, C and its padding. */
 static long long padded(int m, int n, tile_id t)
 {
-    return tiles_of(m, n, t) * TILES[t].bm * TILES[t].bn;
+    return tiles_of(m, n, t) * TRACK_TILES[t].bm * TRACK_TILES[t].bn;
 }
 
 /* The share of the SMs' block slots (as many blocks as they hold at once) the blocks fill. */
@@ -130,7 +122,7 @@ static double slot_fill(long long blocks, tile_id t, int stages, const plan_devi
 static int parts_for(int m, int n, int k, tile_id t, int depth, int stages, const plan_device *dev)
 {
     const char *limit;
-    long long tiles = tiles_of(m, n, t), k_tiles = (k + TILES[t].bk - 1) / TILES[t].bk;
+    long long tiles = tiles_of(m, n, t), k_tiles = (k + TRACK_TILES[t].bk - 1) / TRACK_TILES[t].bk;
     long long slots = (long long)dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit);
     long long parts = slots / tiles < k_tiles / depth ? slots / tiles : k_tiles / depth;
     return parts < 2 || 4 * tiles * parts < 3 * slots ? 0 : (int)parts;
@@ -194,15 +186,11 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     if (p.stages < 1)
         p.stages = 1;
     if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
-        if (p.track >= TRACK_WARP_TILES) {
-            plan_warp(&p, m, n, k, dev);
-            plan_parts(&p, m, n, k, unroll, dev);
-        }
-        else
-            plan_core(&p, m, n, dev);
+        plan_warp(&p, m, n, k, dev);
+        plan_parts(&p, m, n, k, unroll, dev);
     }
     p.tiles = tiles_of(m, n, p.tile);
-    p.k_tiles = ((long long)k + TILES[p.tile].bk - 1) / TILES[p.tile].bk;
+    p.k_tiles = ((long long)k + TRACK_TILES[p.tile].bk - 1) / TRACK_TILES[p.tile].bk;
     p.runs = plan_runs(&p, dev);
 
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
@@ -217,7 +205,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     p.blocks = p.tiles * p.split * p.parts;
     p.smem_bytes = (size_t)p.stages * stage_bytes(p.tile);
     if (p.split > 1) {   /* the partial tiles are added up over the stages, and may need more */
-        size_t partial = (size_t)TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
+        size_t partial = (size_t)TRACK_TILES[p.tile].bm * TRACK_TILES[p.tile].bn * sizeof(float);
         p.smem_bytes = p.smem_bytes > partial ? p.smem_bytes : partial;
     }
     p.blocks_per_sm = blocks_per_sm(p.tile, p.smem_bytes, dev, &p.limit);
@@ -227,7 +215,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         p.blocks = p.tiles - p.tiles % dev->sms;
         /* a slot for each piece of a cut tile (fewer than twice the SMs), a count for each
            left-over tile (fewer than the SMs) */
-        p.slots_bytes = (size_t)2 * dev->sms * TILES[p.tile].bm * TILES[p.tile].bn * sizeof(float);
+        p.slots_bytes = (size_t)2 * dev->sms * TRACK_TILES[p.tile].bm * TRACK_TILES[p.tile].bn * sizeof(float);
         p.workspace_bytes = p.slots_bytes + (size_t)dev->sms * sizeof(int);
     }
     return p;
@@ -235,7 +223,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 
 int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
 {
-    const tile_shape *t = &TILES[p->tile];
+    const tile_shape *t = &TRACK_TILES[p->tile];
     char warps[32] = "", k_share[96], loop[96], blocks[96];
     if (t->wm)
         snprintf(warps, sizeof warps, " in warps of %dx%d", t->wm, t->wn);

@@ -1,13 +1,14 @@
-/* plan.h - step 6's launch plan: which kernel, which tile, how K is shared and how many
- * blocks, worked out once from the problem and the device into one struct. The launch,
- * the report's kernel line, the tests and `make ablation` all read it. Plain C, so the
- * tests check it on a machine without a GPU. */
+/* plan.h - the going-further track's launch plan: which kernel, which tile, how K is shared
+ * and how many blocks, worked out once from the problem and the device into one struct. The
+ * launch, the report's kernel line, the tests and `make track-ablation` all read it. Plain C,
+ * so the tests check it on a machine without a GPU. (--track core is step 6's own kernel and
+ * plan, in step6.cu: step 5's plan, unrolled at 3 stages.) */
 #ifndef STEP6_PLAN_H
 #define STEP6_PLAN_H
 
 #include <stddef.h>
 
-#include "../common/fit.h"
+#include "../../common/fit.h"
 
 #ifdef __cplusplus
 #define PLAN_TABLE constexpr
@@ -16,8 +17,8 @@ extern "C" {
 #define PLAN_TABLE const
 #endif
 
-/* The going-further track, in the order a learner meets it (step6_unroll/README.md, part
- * 2); `./step6 --track PART` runs the core and every part up to PART. */
+/* The going-further track, in the order a learner meets it (README.md beside this file);
+ * `./step6 --track PART` runs the core and every part up to PART. */
 typedef enum {
     TRACK_CORE,         /* step6.cu: step 5's kernel with its stage loop unrolled */
     TRACK_WARP_TILES,   /* warp_tiles.cuh: warp tiles, rasterization, FMAs in serpentine order */
@@ -31,24 +32,21 @@ typedef enum {
 /* --track's names, index = track_part, NULL-terminated. */
 extern const char *const TRACK_NAMES[TRACK_PARTS + 1];
 
-/* The tile shapes step 6 is built for. The kernels' tile configurations assert that they
- * are these (step6.cu, warp_tiles.cuh, wide_tiles.cuh, stream_k.cuh). */
+/* The tile shapes the track is built for. The kernels' tile configurations assert that they
+ * are these (warp_tiles.cuh, wide_tiles.cuh, stream_k.cuh). */
 typedef enum {
-    TILE_CORE_LARGE, TILE_CORE_SMALL, TILE_LARGE, TILE_MID, TILE_SMALL, TILE_WIDE, TILE_TALL, TILE_SHORT, TILE_NARROW,
+    TILE_LARGE, TILE_MID, TILE_SMALL, TILE_WIDE, TILE_TALL, TILE_SHORT, TILE_NARROW,
     TILE_SHAPES
 } tile_id;
 typedef struct {
     int bm, bn, bk;   /* block tile BM x BN, k-tiles BK deep */
-    int wm, wn;       /* warp tile; 0 x 0: threads laid out over the whole block, as in step 5 */
+    int wm, wn;       /* warp tile */
     int tm, tn;       /* a thread's tile of C */
     int threads;      /* a block */
     int min_blocks;   /* blocks an SM, at least (__launch_bounds__) */
 } tile_shape;
 
-static PLAN_TABLE tile_shape TILES[TILE_SHAPES] = {
-    /* step 6's core: step 5's tiles, k-tiles 8 deep (step6.cu says why) */
-    {128, 128, 8, 0, 0, 8, 8, 256, 2},    /* TILE_CORE_LARGE */
-    {64, 128, 8, 0, 0, 8, 8, 128, 4},     /* TILE_CORE_SMALL */
+static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     /* warp tiles (and split K) */
     {128, 128, 8, 32, 64, 8, 8, 256, 2},  /* TILE_LARGE */
     {64, 128, 8, 32, 64, 8, 8, 128, 4},   /* TILE_MID */
@@ -62,12 +60,12 @@ static PLAN_TABLE tile_shape TILES[TILE_SHAPES] = {
     {128, 32, 8, 64, 32, 8, 8, 64, 8},    /* TILE_NARROW */
 };
 
-/* Which kernel: step 6's core (step6.cu), the warp-tile kernel (warp_tiles.cuh, also with
- * K split or wide tiles), or the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh
- * for a last partial wave in runs). */
-typedef enum { KERNEL_CORE, KERNEL_WARP, KERNEL_WIDE } kernel_kind;
+/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), or
+ * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
+ * runs). */
+typedef enum { KERNEL_WARP, KERNEL_WIDE } kernel_kind;
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
- * (run-time stage indices, as in step 5), or the wide tiles' lean loop (one k-tile a trip,
+ * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
 typedef enum { LOOP_UNROLLED, LOOP_ROLLED, LOOP_LEAN } loop_kind;
 
@@ -104,7 +102,8 @@ typedef struct {
 enum { MAX_PIECES = 4, MAX_SPLIT = 8 };
 
 /* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
- * `track` (a track_part) and --unroll's `unroll` (UNROLL_AS_PLANNED, _NO or _YES). */
+ * `track` (a track_part from TRACK_WARP_TILES on: TRACK_CORE is step6.cu's) and --unroll's
+ * `unroll` (UNROLL_AS_PLANNED, _NO or _YES). */
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev);
 
 /* The report's kernel line for the plan ("64x128 tiles of 8x8 a thread in warps of 32x64,

@@ -10,10 +10,40 @@
 //   - k-tiles 8 deep, and the copies of a whole k-tile check nothing: the partial
 //     k-tile is copied first, and the row and column checks, the same for every k-tile
 //     of a tile, are worked out once (whole_copies).
-// The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled.
+// The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
 //   ./step6 1024 --track warp-tiles
 
 constexpr int GROUP_M = 8;   // tile rows a rasterization group
+
+// The track's k-tiles: step 6's pipeline, or with one stage step 5's control with its
+// fragments double-buffered as in the pipeline. Loaded just before their FMAs, as step 5
+// loads them there, they made ptxas spill 24 to 40 bytes in three of the track's one-stage
+// kernels on sm_120.
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
+__device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy, Fma fma)
+{
+    if constexpr (K_PIPE_MAX > 1) {
+        pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, k_tile_count, a_off, b_off, copy, fma);
+    } else {
+        float *a_stage = smem, *b_stage = smem + CFG::A_STAGE;
+        float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+        for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
+            copy(a_stage, b_stage, k_tile);
+            cp_async_commit();
+            cp_async_wait<0>();
+            __syncthreads();
+            load_fragments<CFG>(a_frag[0], b_frag[0], a_stage, b_stage, 0, a_off, b_off);
+#pragma unroll
+            for (int p = 0; p < CFG::BK; p++) {
+                if (p + 1 < CFG::BK)
+                    load_fragments<CFG>(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_stage, b_stage, p + 1, a_off,
+                                        b_off);
+                fma(a_frag[p % 2], b_frag[p % 2]);
+            }
+            __syncthreads();
+        }
+    }
+}
 
 // The block tile BM x BN, the warp tile WM x WN, the thread tile TM x TN (made of 4x4
 // pieces), k-tiles 8 deep.
@@ -37,17 +67,20 @@ struct warp_config {
                   "every thread copies the same share of each tile");
 };
 
+// The tile a configuration is built for is the one the launch plan (plan.h) counts with.
 template <typename CFG>
 constexpr bool is_warp_tile(tile_id t)
 {
-    return is_tile<CFG>(t) && CFG::WM == TILES[t].wm && CFG::WN == TILES[t].wn;
+    return CFG::BM == TRACK_TILES[t].bm && CFG::BN == TRACK_TILES[t].bn && CFG::BK == TRACK_TILES[t].bk && CFG::TM == TRACK_TILES[t].tm &&
+           CFG::TN == TRACK_TILES[t].tn && CFG::THREADS == TRACK_TILES[t].threads && CFG::MIN_BLOCKS == TRACK_TILES[t].min_blocks &&
+           CFG::WM == TRACK_TILES[t].wm && CFG::WN == TRACK_TILES[t].wn;
 }
 using warp_large = warp_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
 using warp_mid = warp_config<64, 128, 32, 64, 8, 8>;      // 128 threads, 64 accumulators each
 using warp_small = warp_config<64, 64, 32, 32, 8, 4>;     // 128 threads, 32 accumulators each
 static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TILE_MID) &&
                   is_warp_tile<warp_small>(TILE_SMALL),
-              "plan.h's TILES");
+              "plan.h's TRACK_TILES");
 
 // The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
 // columns, and those checks are the same for every k-tile of a tile: worked out once per
@@ -225,7 +258,7 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
     copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
-    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(
+    track_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(
         smem, k_tile_count, a_off, b_off,
         first_then_whole<CFG, VEC>(plan, n, k_len - (k_tile_count - 1) * BK),
         [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {

@@ -201,7 +201,7 @@ using warp_short = warp_config<32, 128, 32, 64, 8, 8>;   // 64 threads, 64 accum
 using warp_narrow = warp_config<128, 32, 64, 32, 8, 8>;  // 64 threads, 64 accumulators each
 static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TILE_SHORT) &&
                   is_warp_tile<warp_narrow>(TILE_NARROW),
-              "plan.h's TILES");
+              "plan.h's TRACK_TILES");
 
 // The parts, then their sum. The workspace (the harness's, allocated once, outside the
 // timed launches) holds `parts` slices of M x N.

@@ -1,4 +1,4 @@
-// launch.cuh - step 6's launch: the plan for this problem on this device (plan.c), then
+// launch.cuh - the track's launch: the plan for this problem on this device (plan.c), then
 // the kernel it names, built for every stage count, loop and copy width it may ask for.
 #include <type_traits>
 
@@ -61,10 +61,6 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
         }
     }
     switch (p.kernel) {
-    case KERNEL_CORE:
-        if (p.tile == TILE_CORE_LARGE)
-            return launch_core<large, K_PIPE_MAX, UNROLLED, VEC>(g, p, stream);
-        return launch_core<small, K_PIPE_MAX, UNROLLED, VEC>(g, p, stream);
     case KERNEL_WARP:
         if (p.tile == TILE_LARGE)
             return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
@@ -100,8 +96,11 @@ static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
     return err;
 }
 
-static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
+// --track core: step6.cu's own launch; the track's plan otherwise.
+static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
 {
+    if (g->track == TRACK_CORE)
+        return launch(g, stream);
     step6_plan p;
     cudaError_t err = plan_for(g, &p);
     if (err != cudaSuccess)
@@ -116,8 +115,10 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 }
 
 // The kernel line of the report: the plan, in words.
-static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+static const char *track_kernel_name(const gemm_args *g, char *buf, size_t len)
 {
+    if (g->track == TRACK_CORE)
+        return kernel_name(g, buf, len);
     step6_plan p;
     if (plan_for(g, &p) != cudaSuccess)
         return "unknown (a device query failed)";

@@ -14,7 +14,7 @@
 //   ./step6 4096 --track wide-tiles
 
 using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumulators each
-static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TILES");
+static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TRACK_TILES");
 
 // One wide tile: k_tile_count of its k-tiles from column k0 of A (row k0 of B) on, the
 // first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP, or through step
@@ -37,8 +37,8 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
         fma_serpentine<CFG>(acc, a_frag, b_frag);
     };
     if constexpr (LOOP != LOOP_LEAN || K_PIPE_MAX == 1) {   // one stage: the two loops are one
-        pipelined_k_tiles<CFG, K_PIPE_MAX, LOOP != LOOP_ROLLED>(smem, k_tile_count, a_off, b_off,
-                                                 first_then_whole<CFG, VEC>(plan, n, k_first), fma);
+        track_k_tiles<CFG, K_PIPE_MAX, LOOP != LOOP_ROLLED>(smem, k_tile_count, a_off, b_off,
+                                                            first_then_whole<CFG, VEC>(plan, n, k_first), fma);
     } else {
         float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
         const whole_copies<CFG, VEC> size(plan);
