@@ -213,6 +213,7 @@ help:
 	@echo "                    or uses local memory (make -j2 spills: two at a time)"
 	@echo "make profile STEP=N [SIZE=4096] [ARGS=\"--stages 3\"]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
+	@echo "make unroll-profile (GPU) the Nsight Compute figures step 6's lesson cites: step6_unroll/evidence/unroll_profile.txt"
 	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu), and cuobjdump and nvdisasm"
 	@echo "                    (PyPI, into $(DEPS_DIR)/) when the CUDA toolkit lacks them"
 	@echo "make clean          remove build outputs"

@@ -1,6 +1,7 @@
 /* args.c - parse and validate the command line with getopt_long and strtol/strtof. */
 #define _GNU_SOURCE
 #include "args.h"
+#include "report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -207,7 +208,8 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
-                 "                  default_stages, kernel_choice, track) and exit, touching no GPU\n"
+                 "                  default_stages, kernel_choice, track, tiles, commit) and exit,\n"
+                 "                  touching no GPU\n"
                  "  --help, -h      this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
@@ -394,8 +396,8 @@ void args_print_describe(const step_info *step)
         snprintf(tiles + used, sizeof tiles - used, "%s%dx%d:%d:%d:%zu:%zu", i ? "," : "", t->bm, t->bn, t->threads,
                  t->min_blocks, t->smem, t->smem_stage);
     }
-    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s\n", step->name,
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s commit=%s\n", step->name,
            step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles);
+           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit());
 }
 

@@ -750,9 +750,13 @@ def cmd_chart(a):
 
 # --- reading a step: SASS, profile, diff -----------------------------------------------------
 
-def provenance():
-    """What the evidence files record besides their figures: the commit of this repository,
-    as the build stamps it into the CSV rows, and the UTC date now."""
+def provenance(binary=None):
+    """What the evidence files record besides their figures: the commit the binary was built from (its
+    --describe says), else that of this repository, as the build stamps it into the CSV rows; and the UTC
+    date now."""
+    built = describe(binary).get("commit", "") if binary and os.path.exists(binary) else ""
+    if built and built != "unknown":
+        return built, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     try:
         commit = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=10"], capture_output=True,
                                 text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
@@ -771,8 +775,8 @@ def gpu_names(texts):
     return " / ".join(dict.fromkeys(n.strip() for n in names if n.strip())) or "unknown"
 
 
-def measured_on(texts):
-    commit, date = provenance()
+def measured_on(texts, binary=None):
+    commit, date = provenance(binary)
     return f"measured on {gpu_names(texts)}, {date} (UTC), commit {commit}"
 
 
@@ -843,7 +847,7 @@ def cmd_sass(a):
     if shutil.which("c++filt"):   # kernel names demangled
         summary = subprocess.run(["c++filt"], input=summary, capture_output=True, text=True).stdout
     arch = ", ".join(dict.fromkeys(re.findall(r"^\s*code for (sm_\w+)", listing, re.M))) or "unknown"
-    commit, date = provenance()
+    commit, date = provenance(a.binary)
     print(f"sass: the SASS of each kernel in {a.listing}, counted (static counts: instructions in the code, "
           f"not executed)\nsass: binary {a.binary or 'unknown'}, code for {arch}, {date} (UTC), commit {commit}\n\n{summary}", end="")
 
@@ -972,11 +976,41 @@ def cmd_profile(a):
                    "\n".join("    " + l for l in said.splitlines()[-15:]) + root, 1)
     got = read_ncu(f"{base}.ncu.csv")
     with open(f"{base}.ncu.csv") as f:
-        on = measured_on([f.read()])
+        on = measured_on([f.read()], step)
     text = (f"{name}, M = N = K = {size} ({' '.join(args)} under ncu)\n{on}\nkernel: {got['Kernel Name']} (the first launch)\n\n"
             f"  {'metric':<74} {'value':>16}  what it tells\n" + "".join(f"  {m:<74} {got.get(m, '–'):>16}  {w}\n" for m, _, w in METRICS))
     write_whole(f"{base}.txt", text)
     print(text + f"profile: wrote {base}.txt (and what ncu printed: {base}.ncu.csv)")
+
+
+def cmd_profile_runs(a):
+    """Each RUN ("./stepN [OPTION...]") profiled at each size, their reports one after the other in OUT with a
+    table of the figures that differ most first (make unroll-profile)."""
+    texts, raw, table = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in a.sizes.split():
+            for i, run in enumerate(a.runs):
+                step, *opts = run.split()
+                base = os.path.join(tmp, f"{i}_{size}")
+                cmd_profile(argparse.Namespace(step=step, size=size, base=base, ncu=a.ncu, args=" ".join(opts)))
+                got = read_ncu(f"{base}.ncu.csv")
+                table.append((f"{os.path.basename(step)} {' '.join(opts)}".strip(), size, got))
+                texts.append(open(f"{base}.txt").read())
+                raw.append(open(f"{base}.ncu.csv").read())
+    short = [("gpu__time_duration.sum", "time"), ("smsp__inst_executed.sum", "instructions"),
+             ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue %"),
+             ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "FMA pipe %"),
+             ("smsp__warps_active.avg.per_cycle_active", "warps/sched."),
+             ("smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio", "wait: fetch"),
+             ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "wait: memory"),
+             ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "wait: barrier")]
+    width = max(len(r) for r, _, _ in table)
+    head = [f"# Nsight Compute on the first launch of each run's kernel (clocks locked at base by ncu: compare",
+            f"# times within this file only). {measured_on(raw, a.runs[-1].split()[0])}", "",
+            f"{'run':<{width}}  {'M=N=K':>5}" + "".join(f"  {n:>13}" for _, n in short)]
+    head += [f"{r:<{width}}  {size:>5}" + "".join(f"  {got.get(m, '–'):>13}" for m, _ in short) for r, size, got in table]
+    write_whole(a.out, "\n".join(head) + "\n\n" + "\n".join(texts))
+    print("\n".join(head[3:]) + f"\nprofile-runs: wrote {a.out}")
 
 
 def code_only(lines):
@@ -1077,6 +1111,9 @@ def main():
     p.add_argument("step"), p.add_argument("size"), p.add_argument("base"), p.add_argument("--ncu", default="ncu")
     p.add_argument("--args", default="", help="more options for the step (ARGS): --stages 3 --track core")
     sub.add_parser("profile-table", help="a table (step x metric) of profiles").add_argument("paths", nargs="+")
+    p = sub.add_parser("profile-runs", help="each RUN profiled at each size: their reports and a table into OUT")
+    p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
+    p.add_argument("--sizes", default="1024 4096"), p.add_argument("--ncu", default="ncu")
     sub.add_parser("quotes", help="every ```cuda block of the lessons is in its step's sources").add_argument(
         "readmes", nargs="+")
     p = sub.add_parser("diff", help="what step N changed in its kernel file")

@@ -29,7 +29,7 @@ CUOBJDUMP_HINT := make deps installs it, with nvdisasm, from PyPI (nvidia-cuda-c
 need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(STEPS)))' ]; then \
   echo "$(1): STEP='$(STEP)' is not a step: make $(1) STEP=N, N one of: $(patsubst step%,%,$(STEPS))" >&2; exit 2; fi
 
-.PHONY: diff sass spills profile profile-all
+.PHONY: diff sass spills profile profile-all unroll-profile
 
 diff:
 	$(call need_step,diff)
@@ -76,6 +76,18 @@ profile:
 	$(call need_tool,$(NCU),profile,$(NCU_HINT))
 	@$(MAKE) --no-print-directory step$(STEP)
 	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)' --args='$(ARGS)'
+
+# make unroll-profile: the Nsight Compute figures step 6's lesson cites: step 5 at 2 and 3 stages,
+# step 6's core at 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4 stages, at 1024
+# and 4096, into step6_unroll/evidence/unroll_profile.txt (GPU, commit and date inside).
+UNROLL_PROFILE = step6_unroll/evidence/unroll_profile.txt
+UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --track core --stages 3' \
+                      './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
+                      './step6 --track core --stages 4 --unroll yes'
+unroll-profile: step5 step6
+	$(call need_tool,$(NCU),unroll-profile,$(NCU_HINT))
+	@mkdir -p $(dir $(UNROLL_PROFILE))
+	@$(COURSE) profile-runs '$(UNROLL_PROFILE)' $(UNROLL_PROFILE_RUNS) --sizes '1024 4096' --ncu '$(NCU)'
 
 profile-all:
 	$(call need_tool,$(NCU),profile-all,$(NCU_HINT))
