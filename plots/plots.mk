@@ -62,7 +62,7 @@ TRACK_SHAPES_CSV = plots/track_shapes.csv
 TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
 # step 6's going-further track has a lesson of its own, one folder down.
-STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/*/README.md))
+STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
 SHAPES_STEPS = step5 step6

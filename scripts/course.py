@@ -1058,6 +1058,42 @@ def unified_ignoring_indentation(old, new, old_name, new_name, context=3):
     return out
 
 
+# A file name that carries an issue or run number, or a commit hash (7 or more hex digits, a letter among them).
+BAD_EVIDENCE_NAME = re.compile(r"issue[_-]?\d|run[_-]?\d|(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![0-9a-z])", re.I)
+MAX_EVIDENCE = 12
+
+
+def cmd_evidence(a):
+    """Each lesson's evidence folder (beside its README.md) holds at most MAX_EVIDENCE files, each cited by the
+    lesson as evidence/NAME and named for what it shows; every evidence/NAME a lesson cites is there."""
+    bad, checked = [], 0
+    for readme in a.readmes:
+        if os.path.basename(os.path.dirname(os.path.abspath(readme))) == "evidence":
+            continue   # an evidence folder's own index, not a lesson
+        folder = os.path.join(os.path.dirname(readme) or ".", "evidence")
+        text = open(readme).read()
+        cited = set(re.findall(r"evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])", text))
+        files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        if len(files) > MAX_EVIDENCE:
+            bad.append(f"{folder}: {len(files)} files, more than {MAX_EVIDENCE}")
+        for name in files:
+            checked += 1
+            if os.path.isdir(os.path.join(folder, name)):
+                bad.append(f"{folder}/{name}: a folder; evidence is files")
+            elif name != "README.md" and name not in cited:
+                bad.append(f"{folder}/{name}: not cited by {readme}")
+            if BAD_EVIDENCE_NAME.search(name):
+                bad.append(f"{folder}/{name}: named by an issue, a run or a commit, not by what it shows")
+        for name in sorted(cited):
+            if name not in files:
+                bad.append(f"{readme} cites evidence/{name}, which {folder} does not hold")
+        if files and "README.md" not in files:
+            bad.append(f"{folder}: no README.md giving each file's GPU, commit and date")
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"evidence: {len(a.readmes)} lessons, {checked} files, each cited and named for what it shows")
+
+
 def cmd_diff(a):
     found, n = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}, a.step
     if n not in found or n - 1 not in found:
@@ -1115,6 +1151,8 @@ def main():
     p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
     p.add_argument("--sizes", default="1024 4096"), p.add_argument("--ncu", default="ncu")
     sub.add_parser("quotes", help="every ```cuda block of the lessons is in its step's sources").add_argument(
+        "readmes", nargs="+")
+    sub.add_parser("evidence", help="each lesson's evidence folder: every file cited, well named, at most 12").add_argument(
         "readmes", nargs="+")
     p = sub.add_parser("diff", help="what step N changed in its kernel file")
     p.add_argument("step", type=int), p.add_argument("--code", action="store_true", help="leave the comments of both files out")

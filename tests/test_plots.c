@@ -644,6 +644,38 @@ Test(tools, cc_is_gcc_unless_set)
 
 /* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
  * that step's sources; and a changed quote is caught. */
+/* Each lesson's evidence folder holds only files the lesson cites, at most 12, each named for
+ * what it shows (no issue or run number, no commit hash); every file a lesson cites is there. */
+Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
+{
+    char *log;
+    int rc = sh(&log, NULL, "python3 scripts/course.py evidence step[0-9]_*/README.md step[0-9]_*/going_further/README.md");
+    cr_expect_eq(rc, 0, "an evidence folder breaks the rule:\n%s", log);
+    free(log);
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "mkdir -p \"$D/step9_x/evidence\" && printf 'x\\n' > \"$D/step9_x/evidence/README.md\" && "
+                      "printf 'x\\n' > \"$D/step9_x/evidence/cited.txt\" && "
+                      "printf 'See evidence/cited.txt and evidence/gone.csv.\\n' > \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    cr_expect(rc == 1 && strstr(log, "cites evidence/gone.csv, which") && !strstr(log, "cited.txt: not cited"),
+              "a cited file that is missing passed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "printf 'See evidence/cited.txt.\\n' > \"$D/step9_x/README.md\" && "
+                      "printf 'x\\n' > \"$D/step9_x/evidence/run3_5bcbe02.log\"");
+    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    cr_expect(rc == 1 && strstr(log, "run3_5bcbe02.log: not cited") &&
+                  strstr(log, "run3_5bcbe02.log: named by an issue, a run or a commit"),
+              "an uncited, badly named file passed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "rm \"$D/step9_x/evidence/run3_5bcbe02.log\" && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do "
+                      "printf 'x\\n' > \"$D/step9_x/evidence/f$i.txt\"; printf 'evidence/f%%s.txt\\n' $i >> \"$D/step9_x/README.md\"; done");
+    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    cr_expect(rc == 1 && strstr(log, "14 files, more than 12"), "a folder of 14 files passed:\n%s", log);
+    free(log);
+    rm_rf(dir);
+}
+
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
