@@ -16,7 +16,8 @@
 #                                 plots/track_shapes.csv
 #   make shapes / shapes-chart    steps 5 and 6 at every square from 128 to 8192 by 128, skinny and
 #                                 deep-K shapes and transformer layers (course.py's shape_list):
-#                                 plots/shapes.csv, and the chart of the squares' ratio to cuBLAS
+#                                 plots/shapes.csv, and its charts: the squares' ratio to cuBLAS
+#                                 (plots/shapes), the other families' (plots/shapes_nonsquare)
 #
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 
@@ -67,6 +68,7 @@ STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README
 SHAPES_CSV = plots/shapes.csv
 SHAPES_STEPS = step5 step6
 SHAPES_ONLY ?=
+SHAPES_CHARTS = shapes shapes_nonsquare
 
 .PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes \
         shapes shapes-chart
@@ -117,7 +119,7 @@ shapes: $(SHAPES_STEPS) fma_peak
 	@./fma_peak
 	@$(COURSE) shapes '$(SHAPES_CSV)' $(addprefix ./,$(SHAPES_STEPS)) --reps '$(REPS)' $(RUN_FLAGS) $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
 	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
-	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' shapes --optional shapes
+	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS) --optional shapes
 
 shapes-chart: need-gnuplot
-	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' shapes
+	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS)

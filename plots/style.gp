@@ -14,19 +14,29 @@ set output outfile
 small = sprintf(",%d", fmt eq "svg" ? 11 : 18)
 large = sprintf(",%d", fmt eq "svg" ? 14 : 23)
 bold = sprintf("Sans:Bold,%d", fmt eq "svg" ? 11 : 18)
+heading = sprintf("Sans:Bold,%d", fmt eq "svg" ? 13 : 19)   # bold at the text's size
+# (In an SVG, course.py's render writes "Sans:Bold" as a bold sans-serif: gnuplot's svg
+# terminal takes the name as a font family.)
 set encoding utf8
 set termoption noenhanced    # names such as step0_naive print as written
 set datafile separator "\t"
 
-# One colour per step number (step n draws in linetype n % 9 + 1), the same in every chart
-# (Okabe-Ito, colour-blind safe); cuBLAS, the yardstick, in black.
+# One colour and one marker per series, the same in every chart (course.py's linetype): step n
+# draws in linetype n % 9 + 1, step 6 run as it is (its whole going-further track) in 8, any
+# other part of the track but the core in 9. Okabe-Ito's colours (colour-blind safe), a brown
+# and a purple; no two linetypes share a marker. cuBLAS, the yardstick, in black.
 colors = "#0072B2 #E69F00 #009E73 #CC79A7 #D55E00 #56B4E9 #7A5C2E #6A3D9A #999999"
-points = "7 5 9 11 13 7 5 9 11"
+#         step 0: ●  1: ■  2: ▲  3: ▼  4: ◆  5: ⬟  6's core: □  6's whole track: ○  other: △
+points = "7 5 9 11 13 15 4 6 8"
+# pts scales a marker to the picture: gnuplot's PNG markers are smaller for their width than its SVG ones.
+pts = fmt eq "svg" ? 1.0 : 1.8
 do for [i = 1:9] {
-    set linetype i lc rgb word(colors, i) lw 2 pt (word(points, i) + 0) ps 1.1
+    set linetype i lc rgb word(colors, i) lw 2 pt (word(points, i) + 0) ps 1.1 * pts
 }
 set linetype cycle 9
 cublas_color = "#000000"
+# Dashes short enough that a key's sample shows two (a PNG's dash type 2 is long, an SVG's is not).
+cublas_dash = fmt eq "svg" ? 2 : "- "
 fail_color = "#C00000"
 
 set border 3 lc rgb "#444444"
@@ -38,8 +48,11 @@ set title font large textcolor rgb "#111111"
 # The title: what the chart shows, then a line naming the run.
 chart_title(what) = what . "\n" . sprintf("%s, %s (CUDA %s, commit %s)", device, dates, cuda, commits)
 
-# Two panels, one x axis: TFLOPS above, the ratio to cuBLAS (1× = as fast) below; the key
-# to the right of both. `@top_panel`, plot, `@ratio_panel`, plot.
-panels = "set multiplot; set grid xtics ytics ls 100, ls 100; set lmargin at screen 0.09; set rmargin at screen 0.72; set key at screen 0.74, 0.84 left top"
+# Two panels, one x axis: TFLOPS above, the ratio to cuBLAS (1× = as fast) below; the key to
+# the right of both, wide enough for "step6_unroll (whole track)". `@top_panel`, plot,
+# `@ratio_panel`, plot.
+# The title is centred on the picture (its lines may be wider than the panels).
+panels = "set multiplot; set grid xtics ytics ls 100, ls 100; set lmargin at screen 0.09; set rmargin at screen 0.68; set key at screen 0.70, 0.84 left top; set title offset screen 0.5 - (0.09 + 0.68) / 2, 0"
 top_panel = "set tmargin at screen 0.86; set bmargin at screen 0.49; set format x ''; unset xlabel"
-ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set label 1 'cuBLAS = 1×' at graph 0.01, first 1 offset 0,0.8; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"
+# cuBLAS's 1× is named outside the panel, to the right of its line's end: on no line or point.
+ratio_panel = "unset title; unset key; unset logscale y; set ytics autofreq; set label 1 'cuBLAS = 1×' at graph 1, first 1 offset char 1,0 left; set tmargin at screen 0.45; set bmargin at screen 0.11; set format x '%g'; set format y '%.1f×'; set ylabel 'ratio to cuBLAS (same run)'"

@@ -589,9 +589,10 @@ def tflops(r):
     return f"{float(r['gflops']) / 1000:.4f}" if r and r["ok"] else "NaN"
 
 
-def series(groups, xs, pick, title, where, more=lambda g: ()):
+def series(groups, xs, pick, title, where, more=lambda g, x: ()):
     """gnuplot data blocks (series i is `index i`): one per group with a valid run, a title line, then a
-    line "x TFLOPS ratio ..." per x (NaN where the run failed: a gap); and the groups with none."""
+    line "x TFLOPS ratio ..." per x (NaN where the run failed: a gap), more(group, x) after; and the groups
+    with none."""
     blocks, lost = [], []
     for g in groups:
         at = [(x, pick(g, x)) for x in xs if pick(g, x)]
@@ -599,7 +600,7 @@ def series(groups, xs, pick, title, where, more=lambda g: ()):
             lost.append(str(g))
             continue
         bad = ", ".join(f"{r['verdict'].split()[0]} at {where(r)}" for _, r in at if not r["ok"])
-        pts = "".join("\t".join(map(str, (x, tflops(r), r["ratio"] if r["ok"] else "NaN") + more(g))) + "\n" for x, r in at)
+        pts = "".join("\t".join(map(str, (x, tflops(r), r["ratio"] if r["ok"] else "NaN") + more(g, x))) + "\n" for x, r in at)
         blocks.append(title(g) + (f" ({bad})" if bad else "") + "\n" + pts)
     return blocks, lost
 
@@ -607,6 +608,23 @@ def series(groups, xs, pick, title, where, more=lambda g: ()):
 def tic_label(step):
     """A step's name under its bar, a line for each word: "step6\nunroll\n(whole track)"."""
     return step.replace("_", "\n", 1).replace(" (", "\n(")
+
+
+def shown(step):
+    """A step's name in a chart. A step run as it is, whose folder holds a going-further track
+    (step6_unroll/going_further), runs that whole track, and is named so, as read_results names it beside its
+    parts: "step6_unroll (whole track)", in a CSV with its core or without (make shapes runs ./step6 alone)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    whole = "(" not in step and os.path.isdir(os.path.join(root, step, "going_further"))
+    return f"{step} (whole track)" if whole else step
+
+
+def linetype(step):
+    """The linetype (plots/style.gp: a colour and a marker) a step's series draws in, the same in every chart:
+    step n in n % 9 + 1, a step's core too; its whole going-further track in 8, any other part of it in 9. So step
+    6's core and its whole track are never drawn alike."""
+    part = step[step.index("(") + 1:-1] if step.endswith(")") and " (" in step else ""
+    return 8 if part == "whole track" else 9 if part and part != "core" else step_no(step) % 9 + 1
 
 
 def passing_squares(rows, chart):
@@ -622,8 +640,8 @@ def step_bars(rows, size, value):
     steps = steps_in(rows)
     at = [find(rows, step=s, size=size) for s in steps]
     data = "".join(f"{x}\t{value(r) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
-                   f"{step_no(s) % 9 + 1}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
-    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
+                   f"{linetype(shown(s))}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    tics = ", ".join(f"{gp(tic_label(shown(s)))} {x}" for x, s in enumerate(steps))
     return data, at, f"set xtics ({tics})"
 
 
@@ -647,18 +665,18 @@ def extent(rows, cublas):
 
 def chart_sizes(rows, _):
     sizes, steps = sizes_in(rows), steps_in(rows)
-    blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), str, lambda r: r["m"])
+    blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), shown, lambda r: r["m"])
     cublas = [(s, cublas_median(rows, s) / 1000) for s in sizes if cublas_median(rows, s)]
     blocks.append("cuBLAS\n" + "".join(f"{s}\t{t:.4f}\t1\n" for s, t in cublas))
     return "\n\n\n".join(blocks), dict(
         extent(rows, [t for _, t in cublas]), nsteps=len(blocks) - 1, xmin=sizes[0], xmax=sizes[-1],
-        linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
+        linetypes=" ".join(str(linetype(shown(s))) for s in steps if s not in lost),
         note="no run passed: " + ", ".join(lost) if lost else ""), "set xtics (" + ", ".join(map(str, sizes)) + ")"
 
 
 def chart_sweep(rows, _):
     step, stages = sweep_step(rows)
-    cublas = lambda size: (f"{cublas_median(rows, size) / 1000:.4f}",)
+    cublas = lambda size, _=None: (f"{cublas_median(rows, size) / 1000:.4f}",)
     blocks, lost = series(sizes_in(rows), stages, lambda g, x: find(rows, size=g, stages=x), str,
                           lambda r: f"S={r['stages']}", cublas)
     return "\n\n\n".join(blocks), dict(
@@ -667,14 +685,23 @@ def chart_sweep(rows, _):
         "set xtics (" + ", ".join(map(str, stages)) + ")"
 
 
+def square_rows(rows):
+    return [r for r in rows if size_of(r) and r.get("family", "square") == "square"]
+
+
+def nonsquare_rows(rows):
+    """The rows of make shapes' other families (skinny, deep K, layer), in the order they ran."""
+    return [r for r in rows if r.get("family", "square") != "square"]
+
+
 def chart_shapes(rows, _):
     """The squares of make shapes: each step's ratio to cuBLAS against the size, and the sizes where 128 x 128
     tiles fill whole waves of the GPU's SMs."""
-    squares = [r for r in rows if size_of(r) and r.get("family", "square") == "square"]
+    squares = square_rows(rows)
     if not squares:
         raise Fail("no square (M = N = K) run: the shapes chart draws the squares of make shapes")
     sizes, steps = sizes_in(squares), steps_in(squares)
-    blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), str, lambda r: r["m"])
+    blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), shown, lambda r: r["m"])
     sms = {int(r["sm_count"]) for r in squares if r.get("sm_count", "").isdigit()}
     if len(sms) != 1:
         raise Fail(f"the square runs name {len(sms)} SM counts ({sorted(sms)}): one GPU's waves are drawn")
@@ -683,7 +710,39 @@ def chart_shapes(rows, _):
     return "\n\n\n".join(blocks), dict(
         extent(squares, []), nsteps=len(blocks), xmax=sizes[-1], waves=" ".join(f"{x:.1f}" for x in waves),
         wave_note=f"128x128 tiles fill whole waves of {sm} SMs",
-        linetypes=" ".join(str(step_no(s) % 9 + 1) for s in steps if s not in lost),
+        linetypes=" ".join(str(linetype(shown(s))) for s in steps if s not in lost),
+        note="no run passed: " + ", ".join(lost) if lost else ""), ""
+
+
+def chart_shapes_nonsquare(rows, _):
+    """The other families of make shapes (skinny, deep K, layer): each step's ratio to cuBLAS at each shape, a row
+    each, top to bottom in the order they ran. The shapes of one family and one name (the part of it before a
+    ": ": a model's layers, "M small") sit together under a heading; a row is named by the rest and M x N x K.
+    The data: a block a step, "row TFLOPS ratio name" a shape."""
+    others = nonsquare_rows(rows)
+    if not others:
+        raise Fail("no skinny, deep K or layer run (the CSV's family column): the shapes_nonsquare chart draws "
+                   "the non-square shapes of make shapes")
+    shapes = list(dict.fromkeys((r["family"], r.get("shape", ""), r["m"], r["n"], r["k"]) for r in others))
+    split = lambda shape: shape.rpartition(": ") if ": " in shape else (shape, "", "")
+    groups = list(dict.fromkeys((family, split(shape)[0]) for family, shape, *_ in shapes))
+    shapes.sort(key=lambda sh: groups.index((sh[0], split(sh[1])[0])))   # stable: each group's shapes as they ran
+    at, names, heads, group = {}, {}, [], None
+    for family, shape, m, n, k in shapes:
+        head, _, name = split(shape)
+        if (family, head) != group:
+            group = family, head
+            heads.append((len(at) + len(heads), f"{family}: {head}" if head else family))
+        y = len(at) + len(heads)
+        at[y], names[y] = dict(m=m, n=n, k=k), (name + "   " if name else "") + f"{m} x {n} x {k}"
+    steps = sorted({r["step"] for r in others}, key=lambda s: (step_no(s), "(" not in s, s))   # as steps_in
+    blocks, lost = series(steps, list(at), lambda g, y: find(others, step=g, **at[y]), shown,
+                          lambda r: f"{r['m']}x{r['n']}x{r['k']}", lambda g, y: (names[y],))
+    ratios = [float(r["ratio"]) for r in others if r["ok"]] + [1.0]
+    return "\n\n\n".join(blocks), dict(
+        nsteps=len(blocks), nrows=len(at) + len(heads), rmax=max(ratios),
+        head_rows=" ".join(str(y) for y, _ in heads), heads=" ".join(gp(h.replace('"', "'")) for _, h in heads),
+        linetypes=" ".join(str(linetype(shown(s))) for s in steps if s not in lost),
         note="no run passed: " + ", ".join(lost) if lost else ""), ""
 
 
@@ -698,7 +757,10 @@ def chart_peak(rows, _, peak):
 
 
 CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,
-          "peak": chart_peak}
+          "shapes_nonsquare": chart_shapes_nonsquare, "peak": chart_peak}
+# make shapes-chart draws both charts of make shapes; a CSV of some families only (make shapes SHAPES_ONLY=...)
+# gets the one its rows make, and a note for the other.
+SHAPE_CHARTS = {"shapes": (square_rows, "square (M = N = K)"), "shapes_nonsquare": (nonsquare_rows, "skinny, deep K or layer")}
 
 
 def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, optional=None):
@@ -719,6 +781,11 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
     if "peak" in charts and not peak:
         print(f"chart: note: {why}: no peak chart")
         charts = [c for c in charts if c != "peak"]
+    lacking = [c for c in charts if c in SHAPE_CHARTS and not SHAPE_CHARTS[c][0](rows)]
+    if lacking and len(lacking) < len([c for c in charts if c in SHAPE_CHARTS]):
+        for c in lacking:
+            print(f"chart: note: no {SHAPE_CHARTS[c][1]} shape in {csv_path}: no {c} chart")
+        charts = [c for c in charts if c not in lacking]
     with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
         for name in charts:
             data, var, tics = CHARTS[name](rows, size, peak) if name == "peak" else CHARTS[name](rows, size)
@@ -736,6 +803,11 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
                 with open(f"{tmp}/{name}.{fmt}", "rb") as f:
                     if (b"\x89PNG" if fmt == "png" else b"<svg") not in f.read(4096):
                         raise Fail(f"gnuplot wrote no valid {fmt} for {name}", 1)
+                if fmt == "svg":   # gnuplot's svg terminal writes a bold font as the family "Sans:Bold"
+                    with open(f"{tmp}/{name}.svg", encoding="utf-8") as f:
+                        svg = f.read()
+                    with open(f"{tmp}/{name}.svg", "w", encoding="utf-8") as f:
+                        f.write(svg.replace('font-family="Sans:Bold"', 'font-family="sans-serif" font-weight="bold"'))
         if keep:   # the data files gnuplot read, for a look or a test
             shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns("*.gp", "*.png", "*.svg"), dirs_exist_ok=True)
         written = [f"{outdir}/{n}.{fmt}" for n in charts for fmt in ("png", "svg")]

@@ -203,6 +203,32 @@ Test(chart, bad_csvs_are_refused_and_leave_the_charts_alone)
     rm_rf(dir);
 }
 
+/* Every series its own colour and marker: step 6's core and its whole track (./step6 as it is)
+ * draw in linetypes 7 and 8 (plots/style.gp: brown and an open square, purple and an open
+ * circle), in the bars' data and in the pictures; step 6 run alone is named its whole track.
+ * The fixture's rows with a variant column, and step 6 made of two of its steps' rows. */
+Test(chart, step_6s_core_and_whole_track_draw_apart)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "awk -F, -v OFS=, '/^#/ { next } /^step,/ { print $0, \"variant\"; next } "
+                      "{ print $0, \"\" } $1 == \"step0_naive\" { $1 = \"step6_unroll\"; print $0, \"core\" } "
+                      "$1 == \"step1_coalesce\" { $1 = \"step6_unroll\"; print $0, \"\" }' " FIXTURE " > \"$D/step6.csv\"");
+    expect_rc(0, dir, MAKE "chart CSV=\"$D/step6.csv\" OUT=\"$D/out\" CHART_DATA=\"$D/data\"");
+    expect_golden(dir, "step6_progression.dat", "\"$D/data/progression.dat\"");
+    expect_rc(0, dir, "grep -qx 'step6_unroll (core)' \"$D/data/sizes.dat\" && grep -qx 'step6_unroll (whole track)' \"$D/data/sizes.dat\"");
+    /* Brown (#7A5C2E) and purple (#6A3D9A) lines, an open square and an open circle (gnuplot's svg names
+     * point type N gpPt(N-1)), in the sizes chart. */
+    expect_rc(0, dir, "grep -q \"stroke='rgb(122,  92,  46)'\" \"$D/out/sizes.svg\" && "
+                      "grep -q \"stroke='rgb(106,  61, 154)'\" \"$D/out/sizes.svg\" && "
+                      "grep -q \"xlink:href='#gpPt3'\" \"$D/out/sizes.svg\" && grep -q \"xlink:href='#gpPt5'\" \"$D/out/sizes.svg\"");
+    /* Without its core, step 6 as it is is still its whole track, in purple. */
+    expect_rc(0, dir, "grep -v ',core$' \"$D/step6.csv\" > \"$D/whole.csv\" && " MAKE "chart CSV=\"$D/whole.csv\" OUT=\"$D/whole\" "
+                      "CHART_DATA=\"$D/whole\" && grep -qx 'step6_unroll (whole track)' \"$D/whole/sizes.dat\" && "
+                      "grep -q '\t8\tPASS$' \"$D/whole/progression.dat\" && ! grep -q '\t7\tPASS$' \"$D/whole/progression.dat\"");
+    rm_rf(dir);
+}
+
 /* Rows formatted by the harness itself (format_csv_row) chart as they are. */
 Test(chart, rows_the_harness_formats_chart)
 {
@@ -357,8 +383,9 @@ Test(run, every_run_and_every_failure_is_recorded)
 }
 
 /* make shapes: every shape of every family, for each step, in one CSV whose rows say the
- * family and the shape's name; the chart of its squares. 97 shapes (course.py's shape_list:
- * 64 squares, 16 skinny, 6 deep K, 11 layers) for two stand-in steps. */
+ * family and the shape's name; the chart of its squares, and the chart of the other families,
+ * a row a shape under its family's heading. 97 shapes (course.py's shape_list: 64 squares,
+ * 16 skinny, 6 deep K, 11 layers) for two stand-in steps. */
 Test(shapes, every_family_is_run_named_and_the_squares_drawn)
 {
     char dir[256];
@@ -375,10 +402,25 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
                       "grep -q '^deep K,,step6_fake,256,256,65536,' \"$D/shapes.csv\"");
     expect_rc(0, dir, "[ $(grep -c '^layer,' \"$D/shapes.csv\") = 22 ] && "
                       "grep -q '^layer,Llama-2-7B 2048 tokens: mlp down,step6_fake,2048,4096,11008,' \"$D/shapes.csv\"");
-    /* The chart: one series a step over the 64 squares. */
-    expect_rc(0, dir, "python3 scripts/course.py chart \"$D/shapes.csv\" \"$D\" shapes --keep-data \"$D/data\" > /dev/null && "
+    /* The charts: one series a step over the 64 squares; one a step over the 33 other shapes, their
+     * rows under 6 headings (skinny M small and N small, deep K, each model's layers). */
+    expect_rc(0, dir, MAKE "shapes-chart SHAPES_CSV=\"$D/shapes.csv\" OUT=\"$D\" CHART_DATA=\"$D/data\" > /dev/null && "
                       "[ -s \"$D/shapes.png\" ] && grep -q '<svg' \"$D/shapes.svg\" && "
+                      "[ -s \"$D/shapes_nonsquare.png\" ] && grep -q '<svg' \"$D/shapes_nonsquare.svg\" && "
                       "[ $(grep -c '^[0-9]' \"$D/data/shapes.dat\") = 128 ] && head -1 \"$D/data/shapes.dat\" | grep -q '^step5_fake'");
+    expect_golden(dir, "shapes_nonsquare.dat", "\"$D/data/shapes_nonsquare.dat\"");
+    expect_rc(0, dir, "for h in 'skinny: M small' 'skinny: N small' 'deep K' 'layer: BERT-base 512 tokens' "
+                      "'layer: Llama-2-7B 16 tokens (decode)'; do grep -q \">$h<\" \"$D/shapes_nonsquare.svg\" || exit 1; done");
+    /* The headings are bold in the SVG too (gnuplot names the font "Sans:Bold", which no browser knows). */
+    expect_rc(0, dir, "grep -q 'font-weight=\"bold\"' \"$D/shapes_nonsquare.svg\" && ! grep -q 'Sans:Bold' \"$D/shapes_nonsquare.svg\"");
+    /* A CSV of some families only (make shapes SHAPES_ONLY=...): the chart its rows make, and a note. */
+    char *log;
+    int rc = sh(&log, dir, "grep -v '^square,' \"$D/shapes.csv\" > \"$D/others.csv\" && "
+                "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes shapes_nonsquare && ls \"$D/others\"");
+    cr_expect(rc == 0 && strstr(log, "chart: note: no square (M = N = K) shape in") && strstr(log, "shapes_nonsquare.svg") &&
+                  !strstr(log, "shapes.png"), "a CSV with no square drew, or did not say:\n%s", log);
+    free(log);
+    expect_rc(2, dir, "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes 2> /dev/null");
     expect_rc(0, dir, "out=$(python3 scripts/course.py shapes \"$D/x.csv\" \"$D/step5\" --only cubes 2>&1); [ $? = 2 ] && "
                       "echo \"$out\" | grep -q \"no such family\"");
     rm_rf(dir);
