@@ -155,6 +155,13 @@ sanitize: $(BUILT_STEPS)
 # --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
 -include scripts/tools.mk
 
+# --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 --describe say (no GPU;
+# Python's standard library, scripts/figures.py). FIGURES_OUT=dir writes the lesson folders there.
+FIGURE_STEPS := $(filter step1 step2 step3 step4 step5 step6,$(BUILT_STEPS))
+.PHONY: figures
+figures: $(FIGURE_STEPS) left-out
+	python3 scripts/figures.py $(if $(FIGURES_OUT),--out '$(FIGURES_OUT)')
+
 # --- housekeeping -----------------------------------------------------------------------
 # What the targets need, installed when missing: Criterion (make test) and gnuplot (make
 # chart, make plots) from apt where we are root, else one line with the command to run;
@@ -196,6 +203,7 @@ help:
 	@echo "make sanitize       memcheck, racecheck and synccheck on every step"
 	@echo "make plots          (GPU) every step at every size: plots/results.csv, then the charts"
 	@echo "make chart          the charts from plots/results.csv and plots/peak.csv (no GPU)"
+	@echo "make figures        each lesson's figure (.svg, .png) from the steps' --describe (no GPU)"
 	@echo "make table          the measured tables into README.md and the step READMEs"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
@@ -205,7 +213,7 @@ help:
 	@echo "make track-table    the table from plots/track.csv (no GPU)"
 	@echo "make track-shapes   (GPU) the track's last part off and on at skinny and deep-K shapes: plots/track_shapes.csv"
 	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K and layer shapes:"
-	@echo "                    plots/shapes.csv and plots/shapes.{png,svg}; make shapes-chart: the chart alone"
+	@echo "                    plots/shapes.csv and plots/shapes{,_nonsquare}.{png,svg}; make shapes-chart: the charts alone"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1, indentation alone is no change);"
 	@echo "                    CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"

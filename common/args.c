@@ -208,8 +208,8 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
-                 "                  default_stages, kernel_choice, track, tiles, commit) and exit,\n"
-                 "                  touching no GPU\n"
+                 "                  default_stages, kernel_choice, track, tiles, commit, shapes,\n"
+                 "                  and what the figures draw) and exit, touching no GPU\n"
                  "  --help, -h      this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
 }
@@ -385,10 +385,25 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     return 0;
 }
 
+int harness_describe_shapes(const tile_option *tiles, int n, char *buf, size_t len)
+{
+    int used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const tile_option *t = &tiles[i];
+        int w = snprintf(buf + used, len - (size_t)used, "%s%dx%dx%d:%dx%d:%d:%d", i ? "," : "", t->bm, t->bn, t->bk,
+                         t->tm, t->tn, t->piece, t->a_pad);
+        if (w < 0 || (size_t)(used + w) >= len)
+            return used + (w < 0 ? 0 : w);
+        used += w;
+    }
+    return used;
+}
+
 /* --describe: what the tools need to know of the step, as one line of key=value words. */
 void args_print_describe(const step_info *step)
 {
-    char parts[256], tiles[160] = "";
+    char parts[256], tiles[160] = "", shapes[160] = "", more[1024] = "";
     /* tiles=BMxBN:threads:min_blocks:smem:smem_stage,... (tile_option), for steps 3 to 5 */
     for (int i = 0; step->tiles && i < 2; i++) {
         const tile_option *t = &step->tiles[i];
@@ -396,8 +411,14 @@ void args_print_describe(const step_info *step)
         snprintf(tiles + used, sizeof tiles - used, "%s%dx%d:%d:%d:%zu:%zu", i ? "," : "", t->bm, t->bn, t->threads,
                  t->min_blocks, t->smem, t->smem_stage);
     }
-    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s commit=%s\n", step->name,
-           step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit());
+    /* shapes=BMxBNxBK:TMxTN:piece:a_pad,... how each tile is cut (make figures draws them) */
+    if (step->tiles || step->tile)
+        harness_describe_shapes(step->tiles ? step->tiles : step->tile, step->tiles ? 2 : 1, shapes, sizeof shapes);
+    if (step->describe) {
+        more[0] = ' ';
+        step->describe(more + 1, sizeof more - 1);
+    }
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s commit=%s shapes=%s%s\n",
+           step->name, step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
+           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit(), shapes, more);
 }
-

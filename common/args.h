@@ -31,7 +31,7 @@ typedef struct {
 
 enum { DEFAULT_REPS = 20, DEFAULT_WARMUP_MS = 200 };
 
-/* The documented bounds (--help, README). A size is at most 2^30, so that every index a
+/* The documented bounds (--help, common/README.md). A size is at most 2^30, so that every index a
  * step computes in 32-bit int arithmetic (a size plus a tile, a k-tile count times its
  * depth) stays far below INT_MAX; --reps bounds the events and timings the harness keeps;
  * --warmup bounds the time spent before timing. */

@@ -29,13 +29,21 @@ typedef struct {
     size_t smem;     /* shared memory, static and dynamic */
 } block_need;
 
-/* Steps 3 to 5 choose between two tiles, a larger and a smaller; what a block of each asks. */
+/* Steps 3 to 5 choose between two tiles, a larger and a smaller; what a block of each asks,
+ * and how the tile is cut (steps 1 and 2 have one tile: `--describe` prints them all for the
+ * figures of `make figures`). */
 typedef struct {
     int bm, bn;           /* the block's tile of C */
     int threads;          /* a block */
     int min_blocks;       /* __launch_bounds__(threads, min_blocks); 1 when not given */
     size_t smem;          /* static shared memory of a block */
     size_t smem_stage;    /* dynamic shared memory of one stage (steps with --stages), else 0 */
+    int bk;               /* the k-tiles' depth; 0 where K is not cut into k-tiles (step 1) */
+    int tm, tn;           /* a thread's tile of C */
+    int piece;            /* a thread's rows come in runs of this many, piece * BM / TM rows apart,
+                             and its columns likewise: 1 (steps 1 to 3), 4 (float4 pieces) */
+    int a_pad;            /* A's k-tile is stored transposed in shared memory, in rows of BM + a_pad
+                             floats; -1 where it is stored as it is (or not at all) */
 } tile_option;
 
 /* What steps 3 to 5 launch: the larger tile when its tiles give every SM one (else the

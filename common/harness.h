@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* The exit codes of every ./stepN, documented in README.md. */
+/* The exit codes of every ./stepN, documented in README.md beside this file. */
 enum {
     EXIT_PASS = 0,     /* the result matched the reference (or --no-check) */
     EXIT_WRONG = 1,    /* the result did not match the reference */
@@ -70,7 +70,17 @@ typedef struct {
     /* Steps 3 to 5: their two tiles, the larger first (harness_plan_tiles); `--describe`
      * prints them, and the tests check their plans against real GPUs' limits. Else NULL. */
     const tile_option *tiles;
+    /* Steps 1 and 2, which choose no tile: their one tile, for `--describe` (shapes=). Else NULL. */
+    const tile_option *tile;
+    /* More key=value words for the end of the `--describe` line, written into buf (step 6:
+     * where its core unrolls, the track's tiles, the plans its lesson draws); NULL when none.
+     * Returns what snprintf returns. */
+    int (*describe)(char *buf, size_t len);
 } step_info;
+
+/* A tile's shape as `--describe` prints it (shapes=): "BMxBNxBK:TMxTN:piece:a_pad" for
+ * each of the n tiles, comma-separated. Returns what snprintf returns. */
+int harness_describe_shapes(const tile_option *tiles, int n, char *buf, size_t len);
 
 /* The parts in step->track (the core counted), 0 for a step without a track. */
 int harness_track_parts(const step_info *step);

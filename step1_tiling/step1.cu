@@ -18,6 +18,8 @@ constexpr int THREADS_M = BM / TM;            // 16 threads down a tile column
 constexpr int THREADS = THREADS_M * THREADS_N;
 static_assert(BM % TM == 0 && BN % TN == 0, "thread tiles must divide the block tile");
 static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 1024 threads");
+// The tile as --describe gives it to `make figures`: no k-tiles, no shared memory.
+static const tile_option TILE = {BM, BN, THREADS, 1, 0, 0, 0, TM, TN, 1, -1};
 
 // blockIdx.x numbers the tiles of C row by row; one dimension of grid never runs
 // out (2^31 - 1 blocks), whatever the shape of C.
@@ -71,6 +73,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step1_tiling", "a block per tile of C, a thread per small tile, coalesced warps",
-        launch, 0, 0, NULL, NULL, NULL};
+        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL};
     return harness_main(argc, argv, &step);
 }

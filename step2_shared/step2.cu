@@ -19,6 +19,8 @@ static_assert(BM % TM == 0 && BN % TN == 0, "thread tiles must divide the block 
 static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 1024 threads");
 static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
               "every thread copies the same number of elements of each tile");
+// The tile as --describe gives it to `make figures`: k-tiles BK deep, A stored as it is.
+static const tile_option TILE = {BM, BN, THREADS, 1, sizeof(float) * BK * (BM + BN), 0, BK, TM, TN, 1, -1};
 
 __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, const float *b,
                              float beta, float *c)
@@ -91,6 +93,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step2_shared", "tiles of A and B staged in shared memory, two barriers per k-tile",
-        launch, 0, 0, NULL, NULL, NULL};
+        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL};
     return harness_main(argc, argv, &step);
 }

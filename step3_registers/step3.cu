@@ -117,7 +117,8 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 // Then the small tiles: 512 of them at 1024, about 4 blocks per SM. The harness's plan
 // makes that choice from the device's SM count, and says how many blocks an SM holds.
 template <typename CFG>
-constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, sizeof(float) * CFG::BK * (CFG::BM + CFG::BN), 0}; }
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, sizeof(float) * CFG::BK * (CFG::BM + CFG::BN), 0,
+                                            CFG::BK, CFG::TM, CFG::TN, 1, -1}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
@@ -145,6 +146,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
-        launch, 0, 0, kernel_name, NULL, TILES};
+        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

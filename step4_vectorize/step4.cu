@@ -187,7 +187,8 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 
 // As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
 template <typename CFG>
-constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, 1, sizeof(float) * CFG::BK * (CFG::BM + A_PAD + CFG::BN), 0}; }
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, 1, sizeof(float) * CFG::BK * (CFG::BM + A_PAD + CFG::BN), 0,
+                                            CFG::BK, CFG::TM, CFG::TN, 4, A_PAD}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
@@ -220,6 +221,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
-        launch, 0, 0, kernel_name, NULL, TILES};
+        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

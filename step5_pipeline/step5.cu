@@ -345,7 +345,8 @@ static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t st
 
 // As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
 template <typename CFG>
-constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE)}; }
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE),
+                                            CFG::BK, CFG::TM, CFG::TN, 4, A_PAD}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
 static tile_plan plan_tiles(const gemm_args *g, cudaError_t *err)
@@ -383,6 +384,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 2, kernel_name, NULL, TILES};
+        launch, MAX_STAGES, 2, kernel_name, NULL, TILES, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -372,7 +372,8 @@ static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t st
 
 // As in step 3: the 128 x 128 tiles when there are at least as many as SMs.
 template <typename CFG>
-constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE)}; }
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE),
+                                            CFG::BK, CFG::TM, CFG::TN, 4, A_PAD}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 static const tile_option TILES_8[2] = {option_of<k_tiles_8<large>>(), option_of<k_tiles_8<small>>()};
 
@@ -420,6 +421,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step6_unroll", "the pipeline's main loop unrolled by its stage count: every stage index a constant",
-        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES};
+        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES, NULL, track_describe};
     return harness_main(argc, argv, &step);
 }

@@ -228,7 +228,8 @@ Test(plan, steps_3_to_6_choose_a_tile_and_stages_that_fit_every_gpu)
 Test(plan, step_5_at_four_stages_holds_one_block_on_a_99_kib_gpu)
 {
     /* step 5's large tile: 128 x 128, k-tiles 16 deep, A's rows padded by 4 */
-    const tile_option tiles[2] = {{128, 128, 256, 2, 0, 16 * (128 + 4 + 128) * 4}, {64, 128, 128, 4, 0, 16 * (64 + 4 + 128) * 4}};
+    const tile_option tiles[2] = {{.bm = 128, .bn = 128, .threads = 256, .min_blocks = 2, .smem_stage = 16 * (128 + 4 + 128) * 4},
+                                  {.bm = 64, .bn = 128, .threads = 128, .min_blocks = 4, .smem_stage = 16 * (64 + 4 + 128) * 4}};
     char line[128];
     tile_plan p = fit_tiles(4096, 4096, 4, tiles, 0, &GPUS[6].dev);   /* RTX 4090 */
     fit_describe_blocks(&p, 2, line, sizeof line);

@@ -741,7 +741,7 @@ Test(tools, each_step_describes_the_stages_it_takes)
     char *log;
     int rc = sh(&log, NULL,
                 "for s in ./step[0-9]; do d=$($s --describe) || exit 3; echo \"$d\"; "
-                "echo \"$d\" | grep -Eqx 'name=step[0-9]_[a-z]+ max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01] track=[a-z,-]* tiles=([0-9x:,]*) commit=[0-9a-z-]+' || exit 4; "
+                "echo \"$d\" | grep -Eqx 'name=step[0-9]_[a-z]+ max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01] track=[a-z,-]* tiles=([0-9x:,]*) commit=[0-9a-z-]+ shapes=[0-9x:,-]*( [a-z_]+=[^ ]+)*' || exit 4; "
                 "max=$(echo \"$d\" | sed 's/.*max_stages=\\([0-9]*\\).*/\\1/'); "
                 "if [ $max -gt 0 ]; then $s 64 --stages $max --describe >/dev/null || exit 5; fi; "
                 "$s 64 --stages $((max + 1)) --describe >/dev/null 2>&1; [ $? = 2 ] || exit 6; done");

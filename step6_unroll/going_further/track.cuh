@@ -9,3 +9,4 @@
 #include "wide_tiles.cuh"
 #include "stream_k.cuh"
 #include "launch.cuh"
+#include "describe.cuh"

@@ -1,0 +1,209 @@
+/* test_figures.c - `make figures` (scripts/figures.py), with no GPU: the lessons' figures are
+ * redrawn from what the built steps' --describe say, into a temporary directory, and must be
+ * the committed files byte for byte; a constant changed in a step's --describe (a stand-in step
+ * that edits the real one's line) changes its figure and no other; a --describe line without a
+ * constant a figure needs is refused in one line. Run from the repository root (make test, which
+ * builds the steps first). Steps 5 and 6 are built only for sm_80 or newer: without them their
+ * figures are left out, and the log says so.
+ */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "process.h"
+
+/* `make ARGS` as a fresh make: the flags of a make that runs this suite are not passed on. The
+ * steps are taken as they are (-o): after a commit since the last build they would be linked
+ * again, by two tests at once. */
+#define MAKE_FIGURES "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory " \
+                     "-o step1 -o step2 -o step3 -o step4 -o step5 -o step6 figures "
+#define FIGURES "python3 scripts/figures.py "
+
+/* Each figure, without its extension (.svg and .png), and the steps whose --describe it draws. */
+static const struct {
+    const char *path;
+    const char *steps;
+} FIGURE_FILES[] = {
+    {"step1_tiling/tiling", "1"},
+    {"step2_shared/shared", "2"},
+    {"step3_registers/registers", "23"},
+    {"step4_vectorize/vectorize", "34"},
+    {"step5_pipeline/pipeline", "5"},
+    {"step6_unroll/unroll", "6"},
+    {"step6_unroll/going_further/warp_tiles", "6"},
+    {"step6_unroll/going_further/split_k", "6"},
+    {"step6_unroll/going_further/wide_tiles", "6"},
+    {"step6_unroll/going_further/stream_k", "6"},
+};
+#define N_FIGURES (sizeof FIGURE_FILES / sizeof FIGURE_FILES[0])
+
+/* Runs `sh -c cmd` in the repository root with stderr folded into stdout and $D set to dir;
+ * returns the exit status and the output in *out (caller frees; NULL to drop it). */
+static int sh(char **out, const char *dir, const char *fmt, ...)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "D='%s'; export D; { ", dir ? dir : "");
+    va_list ap;
+    va_start(ap, fmt);
+    n += vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap);
+    va_end(ap);
+    n += snprintf(cmd + n, sizeof cmd - (size_t)n, "; } 2>&1");
+    cr_assert_lt(n, (int)sizeof cmd, "command too long");
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "popen failed for: %s", cmd);
+    size_t len;
+    char *buf = read_stream(p, &len);
+    int status = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void tmpdir(char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/figures-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert(mkdtemp(dir), "mkdtemp failed");
+}
+
+static void rm_rf(const char *dir)
+{
+    cr_expect_eq(sh(NULL, dir, "rm -rf \"$D\""), 0, "could not remove %s", dir);
+}
+
+/* 1 when every step the figure draws is built (./stepN executable). */
+static int drawable(size_t i)
+{
+    char path[16];
+    for (const char *s = FIGURE_FILES[i].steps; *s; s++) {
+        snprintf(path, sizeof path, "./step%c", *s);
+        if (access(path, X_OK) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* How many figures the built steps allow; logs the others. */
+static size_t count_drawable(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < N_FIGURES; i++) {
+        if (drawable(i))
+            n++;
+        else
+            cr_log_info("%s: a step it draws is not built for this ARCH (steps 5 and 6 need sm_80): not redrawn",
+                        FIGURE_FILES[i].path);
+    }
+    return n;
+}
+
+/* Expects OUT/path.svg and .png to be the committed files byte for byte (same = 1), or to differ
+ * from them (same = 0). */
+static void expect_figure(const char *dir, const char *out, size_t i, int same)
+{
+    for (int e = 0; e < 2; e++) {
+        const char *ext = e ? ".png" : ".svg";
+        char *log;
+        int rc = sh(&log, dir, "cmp '%s%s' \"$D/%s/%s%s\"", FIGURE_FILES[i].path, ext, out, FIGURE_FILES[i].path,
+                    ext);
+        if (same)
+            cr_expect_eq(rc, 0, "%s%s redrawn is not the committed file (make figures, then read the picture):\n%s",
+                         FIGURE_FILES[i].path, ext, log);
+        else
+            cr_expect_eq(rc, 1, "%s%s did not change with the constant it draws:\n%s", FIGURE_FILES[i].path, ext,
+                         log);
+        free(log);
+    }
+}
+
+/* make figures into a temporary directory: every figure the built steps allow, each the
+ * committed SVG and PNG byte for byte, and nothing else written. */
+Test(figures, redrawn_byte_for_byte, .timeout = 300)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    size_t n = count_drawable();
+    cr_assert_gt(n, 0, "no step is built: run `make all` first");
+    int rc = sh(&log, dir, MAKE_FIGURES "FIGURES_OUT=\"$D/out\"");
+    cr_assert_eq(rc, 0, "make figures exited %d:\n%s", rc, log);
+    free(log);
+    for (size_t i = 0; i < N_FIGURES; i++)
+        if (drawable(i))
+            expect_figure(dir, "out", i, 1);
+    sh(&log, dir, "find \"$D/out\" -type f | wc -l");
+    cr_expect_eq((size_t)atoi(log), 2 * n, "make figures wrote %d files, not the %zu of the figures listed here", atoi(log),
+                 2 * n);
+    free(log);
+    rm_rf(dir);
+}
+
+/* Writes dir/stepN for N in 1..6: each runs the real ./stepN, and step `edit`'s --describe line
+ * goes through the sed expression `sed_expr`. */
+static void stand_in_steps(const char *dir, char edit, const char *sed_expr)
+{
+    char cwd[4096];
+    cr_assert(getcwd(cwd, sizeof cwd), "getcwd failed");
+    for (char s = '1'; s <= '6'; s++) {
+        char path[4300];
+        snprintf(path, sizeof path, "%s/step%c", dir, s);
+        FILE *f = fopen(path, "w");
+        cr_assert(f, "cannot write %s", path);
+        if (s == edit)
+            fprintf(f, "#!/bin/sh\n'%s/step%c' \"$@\" | sed -e '%s'\n", cwd, s, sed_expr);
+        else
+            fprintf(f, "#!/bin/sh\nexec '%s/step%c' \"$@\"\n", cwd, s);
+        fclose(f);
+        chmod(path, 0755);
+    }
+}
+
+/* Step 3's k-tiles 16 deep instead of 8 in its --describe line: step 3's figure changes (its
+ * b_tile and a_tile), and every other figure stays the committed one. */
+Test(figures, a_changed_constant_changes_its_figure_and_no_other, .timeout = 300)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    cr_assert(access("./step3", X_OK) == 0, "./step3 is not built: run `make all` first");
+    size_t n = count_drawable();
+    stand_in_steps(dir, '3', "s/ shapes=\\([0-9]*x[0-9]*\\)x8:/ shapes=\\1x16:/");
+    cr_assert_eq(sh(&log, dir, "\"$D/step3\" --describe | grep -q ' shapes=128x128x16:'"), 0,
+                 "the stand-in ./step3 does not say 16-deep k-tiles:\n%s", log);
+    free(log);
+    int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\"");
+    cr_assert_eq(rc, 0, "figures.py exited %d:\n%s", rc, log);
+    free(log);
+    for (size_t i = 0; i < N_FIGURES; i++) {
+        if (!drawable(i))
+            continue;
+        int edited = strcmp(FIGURE_FILES[i].path, "step3_registers/registers") == 0;
+        expect_figure(dir, "out", i, !edited);
+    }
+    sh(&log, dir, "find \"$D/out\" -type f | wc -l");
+    cr_expect_eq((size_t)atoi(log), 2 * n, "figures.py wrote %d files, not %zu", atoi(log), 2 * n);
+    free(log);
+    rm_rf(dir);
+}
+
+/* A --describe line without a constant a figure needs: one line naming the step and the key,
+ * exit 2, and no figure of that step written. */
+Test(figures, a_describe_line_without_a_constant_is_refused)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    cr_assert(access("./step1", X_OK) == 0, "./step1 is not built: run `make all` first");
+    stand_in_steps(dir, '1', "s/ shapes=[^ ]*//");
+    int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\" --only step1_tiling");
+    cr_expect_eq(rc, 2, "figures.py exited %d, not 2:\n%s", rc, log);
+    cr_expect(strstr(log, "figures: ") && strstr(log, "step1 --describe gives no shapes="),
+              "no line naming the step and the key:\n%s", log);
+    free(log);
+    cr_expect_eq(sh(NULL, dir, "[ ! -e \"$D/out/step1_tiling/tiling.svg\" ]"), 0, "a figure was written anyway");
+    rm_rf(dir);
+}
