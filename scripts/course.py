@@ -263,23 +263,30 @@ def run_label(r):
     return "`" + " ".join(words) + "`"
 
 
-def ablation_table(rows, source, _=None):
-    """Step 6 against step 5 as it is (`make ablation`): a row for each run, in the order they ran, grouped by stage
-    count; GFLOPS and the ratio to cuBLAS at each size, the faster of step 5 and step 6's core in bold."""
-    sizes = sizes_in(rows)
-    runs = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", ""), r.get("stages", "")) for r in rows if size_of(r)))
-    runs.sort(key=lambda run: int(run[2]) if run[2].isdigit() else 0)   # stable: by stage count, then as they ran
+def gflops_rows(rows, runs, sizes):
+    """The rows of a table of runs: a run is (its label, its rows); GFLOPS and the ratio to cuBLAS at each size,
+    then cuBLAS's median."""
     out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
-    for step, variant, stages in runs:
-        mine = [x for x in rows if x["step"].startswith(step) and x.get("variant", "") == variant and x.get("stages", "") == stages]
-        line = f"| {run_label(mine[0])} |"
-        for size in sizes:
-            r = find(mine, size=size)
-            line += " – |" if not r else f" {g0(r['gflops'])} ({ratio_text(r['ratio'])}) |" if r["ok"] else f" {r['verdict']} |"
-        out.append(line)
+    for label, mine in runs:
+        cells = (find(mine, size=size) for size in sizes)
+        out.append(f"| {label} |" + "".join(" – |" if not r else f" {g0(r['gflops'])} ({ratio_text(r['ratio'])}) |"
+                                            if r["ok"] else f" {r['verdict']} |" for r in cells))
     out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
-    return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process. Measured on {identity(rows)}: "
-                  f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
+    return out
+
+
+def ablation_table(rows, source, _=None):
+    """Step 6 against step 5 as it is (`make ablation`): a row for each run, named by its command, in the order they
+    ran, grouped by stage count."""
+    keys = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", ""), r.get("stages", "")) for r in rows if size_of(r)))
+    keys.sort(key=lambda key: int(key[2]) if key[2].isdigit() else 0)   # stable: by stage count, then as they ran
+    runs = []
+    for step, variant, stages in keys:
+        mine = [x for x in rows if x["step"].startswith(step) and x.get("variant", "") == variant and x.get("stages", "") == stages]
+        runs.append((run_label(mine[0]), mine))
+    return gflops_rows(rows, runs, sizes_in(rows)) + [
+        "", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process. Measured on {identity(rows)}: "
+        f"M = N = K, FP32. Written by `make ablation` (`make table` copies it here) from {source}."]
 
 
 # What each run of `make track-ablation` is, by the variant its rows carry ("" for ./step6 itself).
@@ -296,22 +303,15 @@ TRACK_NAMES = {
 
 def track_table(rows, source, _=None):
     """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
-    sizes = sizes_in(rows)
-    runs = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", "")) for r in rows if size_of(r)))
-    out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
-    for step, variant in runs:
-        name = TRACK_NAMES.get(variant, f"{step} {variant}")
-        line = f"| {name} |"
-        for size in sizes:
-            r = find([x for x in rows if x.get("variant", "") == variant and x["step"].startswith(step)], size=size)
-            line += " – |" if not r else f" {g0(r['gflops'])} ({ratio_text(r['ratio'])}) |" if r["ok"] else f" {r['verdict']} |"
-        out.append(line)
-    out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes)))
+    keys = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", "")) for r in rows if size_of(r)))
+    runs = [(TRACK_NAMES.get(variant, f"{step} {variant}"),
+             [x for x in rows if x.get("variant", "") == variant and x["step"].startswith(step)]) for step, variant in keys]
     st = ", ".join(str(s) for s in stage_counts(rows))
     stages = f"Stages: {st}. " if st else ""
-    return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process; each part of the track is "
-                  f"added to the ones above it. {stages}Measured on {identity(rows)}: "
-                  f"M = N = K, FP32. Written by `make track-ablation` (`make table` copies it here) from {source}."]
+    return gflops_rows(rows, runs, sizes_in(rows)) + [
+        "", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process; each part of the track is added to "
+        f"the ones above it. {stages}Measured on {identity(rows)}: M = N = K, FP32. Written by `make track-ablation` "
+        f"(`make table` copies it here) from {source}."]
 
 
 def track_shapes_table(rows, source, _=None):

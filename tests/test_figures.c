@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "process.h"
+#include "shell.h"
 
 /* `make ARGS` as a fresh make: the flags of a make that runs this suite are not passed on. The
  * steps are taken as they are (-o): after a commit since the last build they would be linked
@@ -43,40 +44,7 @@ static const struct {
 };
 #define N_FIGURES (sizeof FIGURE_FILES / sizeof FIGURE_FILES[0])
 
-/* Runs `sh -c cmd` in the repository root with stderr folded into stdout and $D set to dir;
- * returns the exit status and the output in *out (caller frees; NULL to drop it). */
-static int sh(char **out, const char *dir, const char *fmt, ...)
-{
-    char cmd[8192];
-    int n = snprintf(cmd, sizeof cmd, "D='%s'; export D; { ", dir ? dir : "");
-    va_list ap;
-    va_start(ap, fmt);
-    n += vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap);
-    va_end(ap);
-    n += snprintf(cmd + n, sizeof cmd - (size_t)n, "; } 2>&1");
-    cr_assert_lt(n, (int)sizeof cmd, "command too long");
-    FILE *p = popen(cmd, "r");
-    cr_assert(p, "popen failed for: %s", cmd);
-    size_t len;
-    char *buf = read_stream(p, &len);
-    int status = pclose(p);
-    if (out)
-        *out = buf;
-    else
-        free(buf);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void tmpdir(char *dir, size_t len)
-{
-    snprintf(dir, len, "%s/figures-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    cr_assert(mkdtemp(dir), "mkdtemp failed");
-}
-
-static void rm_rf(const char *dir)
-{
-    cr_expect_eq(sh(NULL, dir, "rm -rf \"$D\""), 0, "could not remove %s", dir);
-}
+static void tmpdir(char *dir, size_t len) { tmpdir_named(dir, len, "figures-test"); }
 
 /* 1 when every step the figure draws is built (./stepN executable). */
 static int drawable(size_t i)

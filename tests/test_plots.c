@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "process.h"
+#include "shell.h"
 #include "report.h"
 
 #define FIXTURE "tests/data/results_sample.csv"
@@ -33,30 +34,6 @@
 #define MAKE_RESULTS MAKE "-o fma_peak "
 /* Masks what changes from run to run: the temporary directory (as DIR) and run dates. */
 #define MASK "sed -e \"s|$D|DIR|g\" -e 's/20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]\\(T[0-9:]*Z\\)*/DATE/g'"
-
-/* Runs `sh -c cmd` in the repository root with stderr folded into stdout and $D set to dir;
- * returns the exit status and the output in *out (caller frees; NULL to drop it). */
-static int sh(char **out, const char *dir, const char *fmt, ...)
-{
-    char cmd[8192];
-    int n = snprintf(cmd, sizeof cmd, "D='%s'; export D; { ", dir ? dir : "");
-    va_list ap;
-    va_start(ap, fmt);
-    n += vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap);
-    va_end(ap);
-    n += snprintf(cmd + n, sizeof cmd - (size_t)n, "; } 2>&1");
-    cr_assert_lt(n, (int)sizeof cmd, "command too long");
-    FILE *p = popen(cmd, "r");
-    cr_assert(p, "popen failed for: %s", cmd);
-    size_t len;
-    char *buf = read_stream(p, &len);
-    int status = pclose(p);
-    if (out)
-        *out = buf;
-    else
-        free(buf);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 /* Expects the command to exit with rc, showing its output otherwise. */
 static void expect_rc(int rc, const char *dir, const char *fmt, ...)
@@ -82,16 +59,7 @@ static void expect_golden(const char *dir, const char *name, const char *actual)
     free(log);
 }
 
-static void tmpdir(char *dir, size_t len)
-{
-    snprintf(dir, len, "%s/plots-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    cr_assert(mkdtemp(dir), "mkdtemp failed");
-}
-
-static void rm_rf(const char *dir)
-{
-    cr_expect_eq(sh(NULL, dir, "rm -rf \"$D\""), 0, "could not remove %s", dir);
-}
+static void tmpdir(char *dir, size_t len) { tmpdir_named(dir, len, "plots-test"); }
 
 /* The entries of dir, as `ls -A | wc -l` counts them. */
 static int entries(const char *dir, const char *sub)

@@ -71,9 +71,9 @@ struct warp_config {
 template <typename CFG>
 constexpr bool is_warp_tile(tile_id t)
 {
-    return CFG::BM == TRACK_TILES[t].bm && CFG::BN == TRACK_TILES[t].bn && CFG::BK == TRACK_TILES[t].bk && CFG::TM == TRACK_TILES[t].tm &&
-           CFG::TN == TRACK_TILES[t].tn && CFG::THREADS == TRACK_TILES[t].threads && CFG::MIN_BLOCKS == TRACK_TILES[t].min_blocks &&
-           CFG::WM == TRACK_TILES[t].wm && CFG::WN == TRACK_TILES[t].wn;
+    const tile_shape &s = TRACK_TILES[t];
+    return CFG::BM == s.bm && CFG::BN == s.bn && CFG::BK == s.bk && CFG::TM == s.tm && CFG::TN == s.tn &&
+           CFG::THREADS == s.threads && CFG::MIN_BLOCKS == s.min_blocks && CFG::WM == s.wm && CFG::WN == s.wn;
 }
 using warp_large = warp_config<128, 128, 32, 64, 8, 8>;   // 256 threads, 64 accumulators each
 using warp_mid = warp_config<64, 128, 32, 64, 8, 8>;      // 128 threads, 64 accumulators each
