@@ -204,7 +204,7 @@ help:
 	@echo "make plots          (GPU) every step at every size: plots/results.csv, then the charts"
 	@echo "make chart          the charts from plots/results.csv and plots/peak.csv (no GPU)"
 	@echo "make figures        each lesson's figure (.svg, .png) from the steps' --describe (no GPU)"
-	@echo "make table          the measured tables into README.md and the step READMEs"
+	@echo "make table          the measured tables into docs/measurements.md and the lessons"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
 	@echo "make ablation       (GPU) step 6's core against step 5 at every stage count: plots/ablation.csv, its table"

@@ -6,7 +6,7 @@
 #   make results                  the runs and plots/results.csv only
 #   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
-#   make table [CSV=x.csv] [README=x.md]   the tables into README.md and the step READMEs
+#   make table [CSV=x.csv] [README=x.md]   the tables into docs/measurements.md and the step READMEs
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
 #   make ablation / ablation-table   step 6's core against step 5 as it is, at every stage count
 #                                 both take, and the core's unrolling forced on and off: plots/ablation.csv
@@ -31,7 +31,7 @@ COURSE  = python3 scripts/course.py
 RESULTS     = plots/results.csv
 CSV         = $(RESULTS)
 OUT         = plots
-README      = README.md
+README      = docs/measurements.md
 PLOT_CHARTS = progression sizes peak
 # Every step, and step 6's core alone besides its whole track (its README row "step6_unroll (core)").
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
@@ -63,7 +63,7 @@ TRACK_SHAPES_CSV = plots/track_shapes.csv
 TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
 # step 6's going-further track has a lesson of its own, one folder down.
-STEP_READMES = $(if $(filter README.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/going_further/README.md))
+STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
 SHAPES_STEPS = step5 step6

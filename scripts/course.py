@@ -2,7 +2,7 @@
 """course.py - the course's tooling in one program, on Python 3's standard library alone.
 
 The make targets run it (plots/plots.mk, scripts/tools.mk); `python3 scripts/course.py -h` lists
-its commands: run the steps into a CSV, write the README tables, prepare the data gnuplot draws
+its commands: run the steps into a CSV, write the tables, prepare the data gnuplot draws
 (plots/NAME.gp), sweep stages, measure step 6's going-further track part by part, count a step's
 SASS listing, check ptxas's logs for spills, profile and diff.
 
