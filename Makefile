@@ -128,7 +128,7 @@ $(BUILD)/fma_peak.o: peak/fma_peak.cu $(wildcard common/*.h) $(BUILD)/nvflags.st
 # which kernel step 6 must pick (BUILT_SM: the architecture the steps' code is built for).
 TEST_SRCS := $(wildcard tests/*.c)
 PLAN_SRC  := $(wildcard step6_*/going_further/plan.c)
-$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/going_further/plan.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
+$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/going_further/*.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
 	@$(MAKE) --no-print-directory need-criterion
 	$(CC) $(CFLAGS) -D_GNU_SOURCE -DBUILT_SM=$(SM_NUMBER) -Icommon $(addprefix -I,$(dir $(PLAN_SRC))) $(TEST_SRCS) \
 	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
@@ -212,8 +212,11 @@ help:
 	@echo "make track-ablation (GPU) step 6's core, then each part of its going-further track: plots/track.csv"
 	@echo "make track-table    the table from plots/track.csv (no GPU)"
 	@echo "make track-shapes   (GPU) the track's last part off and on at skinny and deep-K shapes: plots/track_shapes.csv"
-	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K and layer shapes:"
-	@echo "                    plots/shapes.csv and plots/shapes{,_nonsquare}.{png,svg}; make shapes-chart: the charts alone"
+	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K, layer, small-K,"
+	@echo "                    matrix-vector, tall-and-thin, tiny-C and prime shapes and 100 random ones (SHAPES_SEED=1):"
+	@echo "                    plots/shapes.csv, its summary, plots/shapes{,_nonsquare,_random}.{png,svg}"
+	@echo "make shapes-chart   the charts from plots/shapes.csv (no GPU)"
+	@echo "make shapes-summary from plots/shapes.csv, each step's geometric mean and minimum ratio to cuBLAS by family (no GPU)"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1, indentation alone is no change);"
 	@echo "                    CODE=1: code only, no comments"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"

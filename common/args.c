@@ -141,7 +141,7 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
 }
 
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
-       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_TRACK, OPT_UNROLL, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
+       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_TRACK, OPT_UNROLL, OPT_PLAN, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
 
 int harness_track_parts(const step_info *step)
 {
@@ -167,7 +167,7 @@ void print_usage(FILE *out, const char *prog, const step_info *step)
                "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--describe] [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
     if (step->track)
-        fprintf(out, "       %*s [--track PART] [--unroll yes|no]\n", (int)strlen(prog), "");
+        fprintf(out, "       %*s [--track PART] [--unroll yes|no] [--plan NAME]\n", (int)strlen(prog), "");
 }
 
 void print_help(FILE *out, const char *prog, const step_info *step)
@@ -204,7 +204,13 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  whole track); --track %s runs the step's own idea alone\n"
                      "  --unroll yes|no run every pipelined loop with its stages unrolled (yes) or\n"
                      "                  with run-time stage indices (no), instead of each kernel's\n"
-                     "                  own choice, to measure what unrolling buys\n",
+                     "                  own choice, to measure what unrolling buys\n"
+                     "  --plan NAME     run this candidate of the track's plan instead of the one\n"
+                     "                  of least estimated time: TILE (K whole), TILE/splitS (K\n"
+                     "                  split over a cluster), TILE/partsP (K in P parts),\n"
+                     "                  TILE/runs (the last wave in runs), TILE as 128x128; the\n"
+                     "                  kernel line names the runner-up; exit 2 where NAME is none\n"
+                     "                  of the candidates for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
@@ -250,6 +256,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         {"stages", required_argument, NULL, OPT_STAGES},
         {"track", required_argument, NULL, OPT_TRACK},
         {"unroll", required_argument, NULL, OPT_UNROLL},
+        {"plan", required_argument, NULL, OPT_PLAN},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
@@ -346,6 +353,23 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                 cfg->unroll = UNROLL_NO;
             else
                 return fail(err, err_len, "--unroll %s is not one of: yes, no", quote(q, sizeof q, arg));
+            break;
+        }
+        case OPT_PLAN: {
+            char q[80], rest[8] = "";
+            int bm, bn, count, used = 0;
+            if (!step->track)
+                return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
+            int ok = strlen(arg) < sizeof cfg->plan && sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0;
+            const char *tail = arg + used;
+            if (ok && *tail)
+                ok = strcmp(tail, "/runs") == 0 ||
+                     ((sscanf(tail, "/split%4d%n", &count, &used) == 1 || sscanf(tail, "/parts%4d%n", &count, &used) == 1) &&
+                      count > 1 && tail[used] == '\0' && sscanf(tail, "%*[/a-z]%*d%7s", rest) <= 0);
+            if (!ok)
+                return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
+                            "TILE/runs, TILE as 128x128)", quote(q, sizeof q, arg));
+            snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
             break;
         }
         case OPT_DESCRIBE:

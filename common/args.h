@@ -25,6 +25,8 @@ typedef struct {
     int track;                 /* --track: parts of the step's going-further track that run
                                   (0: the core alone); the whole track by default, 0 without one */
     int unroll;                /* --unroll yes|no: UNROLL_YES or UNROLL_NO; else UNROLL_AS_PLANNED */
+    char plan[32];             /* --plan NAME: a candidate of the step's plan to run instead of its
+                                  choice (steps with a track); "" for the choice */
     int help;                  /* --help was given */
     int describe;              /* --describe was given */
 } run_config;

@@ -126,10 +126,10 @@ static void set_up_problem(harness_run *run)
     problem_setup(&run->p, c);
     run->step_run = (step_launch){run->step,
                                   {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_c, c->stages, c->track,
-                                   c->unroll},
+                                   c->unroll, c->plan[0] ? c->plan : NULL},
                                   p->stream};
     run->cublas_run = (cublas_launch){p->handle, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_ref, 0, 0,
-                                                  UNROLL_AS_PLANNED}};
+                                                  UNROLL_AS_PLANNED, NULL}};
 }
 
 /* ---- check's helpers ---- */
@@ -199,6 +199,9 @@ static int prepare(harness_run *run, int argc, char **argv, const step_info *ste
     if (check_fits(prog, step, &run->cfg, &run->dev))
         return EXIT_USAGE;
     set_up_problem(run);
+    char why[512];
+    if (step->refuse && step->refuse(&run->step_run.args, why, sizeof why))
+        return usage_error(prog, step, why);
     return RUN_GOES_ON;
 }
 

@@ -40,6 +40,7 @@ typedef struct {
     int track;         /* for a step with a going-further track (step 6): how much of it runs,
                           0 = the step's core alone, i = the core and the track's first i parts */
     int unroll;        /* --unroll: UNROLL_AS_PLANNED, or forced on or off (steps with a track) */
+    const char *plan;  /* --plan NAME: the candidate of the step's plan to run; NULL: its choice */
 } gemm_args;
 
 /* --unroll: run every pipelined loop with its stages unrolled, or with none unrolled
@@ -76,6 +77,10 @@ typedef struct {
      * where its core unrolls, the track's tiles, the plans its lesson draws); NULL when none.
      * Returns what snprintf returns. */
     int (*describe)(char *buf, size_t len);
+    /* Before anything runs: nonzero, with why in buf, where the step cannot run these
+     * arguments on this device (step 6: a --plan that is none of its candidates); the run
+     * stops with EXIT_USAGE. NULL when every argument the parser takes runs. */
+    int (*refuse)(const gemm_args *args, char *buf, size_t len);
 } step_info;
 
 /* A tile's shape as `--describe` prints it (shapes=): "BMxBNxBK:TMxTN:piece:a_pad" for

@@ -14,7 +14,7 @@
 const char CSV_HEADER[] =
     "step,m,n,k,alpha,beta,stages,median_ms,min_ms,gflops,cublas_median_ms,cublas_gflops,"
     "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc,variant,"
-    "sm_clock_mhz,power_w,temp_c,measurements,disturbed";
+    "sm_clock_mhz,power_w,temp_c,measurements,disturbed,kernel";
 
 const char *build_commit(void)
 {
@@ -53,13 +53,17 @@ static const char *variant(char *buf, size_t len, const run_report *r)
     if (r->step->track && (c->track != harness_track_parts(r->step) - 1 || c->unroll != UNROLL_AS_PLANNED))
         snprintf(buf, len, "%s%s", r->step->track[c->track],
                  c->unroll == UNROLL_YES ? " unroll=yes" : c->unroll == UNROLL_NO ? " unroll=no" : "");
+    if (r->step->track && c->plan[0]) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%splan=%s", used ? " " : "", c->plan);
+    }
     return buf;
 }
 
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
     const run_config *c = r->cfg;
-    char device[256], named[448], runtime[16], driver[16], err[32], var[96], clock[24], power[24], temp[24];
+    char device[256], named[448], runtime[16], driver[16], err[32], var[96], clock[24], power[24], temp[24], kernel[320];
     /* A run planned for a smaller device says so where the device is named. */
     snprintf(named, sizeof named, r->dev->plan_device[0] ? "%s (plans for " PLAN_DEVICE_VAR "=%s)" : "%s",
              r->dev->name, r->dev->plan_device);
@@ -75,18 +79,19 @@ int format_csv_row(char *buf, size_t len, const run_report *r)
     sensor_text(clock, sizeof clock, r->gpu.sm_clock_mhz, "");
     sensor_text(power, sizeof power, r->gpu.power_w, "");
     sensor_text(temp, sizeof temp, r->gpu.temp_c, "");
-    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s",
+    csv_clean(kernel, sizeof kernel, r->kernel ? r->kernel : "");
+    return snprintf(buf, len, "%s,%d,%d,%d,%g,%g,%d,%.6f,%.6f,%.1f,%.6f,%.1f,%.4f,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s",
                     r->step->name, c->m, c->n, c->k, (double)c->alpha, (double)c->beta, c->stages,
                     r->median_ms, r->min_ms, gflops(c->m, c->n, c->k, r->median_ms),
                     r->cublas_median_ms, gflops(c->m, c->n, c->k, r->cublas_median_ms),
                     r->cublas_median_ms / r->median_ms, err, verdict(r), device, r->dev->sm_count,
                     runtime, driver, r->commit, r->date_utc, variant(var, sizeof var, r), clock, power, temp,
-                    r->measurements, r->disturbed ? "yes" : "no");
+                    r->measurements, r->disturbed ? "yes" : "no", kernel);
 }
 
 void print_csv(FILE *out, const run_report *r)
 {
-    char row[1024];
+    char row[1536];
     if (r->cfg->csv_header)
         fprintf(out, "%s\n", CSV_HEADER);
     format_csv_row(row, sizeof row, r);

@@ -14,10 +14,18 @@
 #                                 turn, with and without unrolled stages: plots/track.csv
 #   make track-shapes             the track's last part off and on at the skinny and deep-K shapes:
 #                                 plots/track_shapes.csv
-#   make shapes / shapes-chart    steps 5 and 6 at every square from 128 to 8192 by 128, skinny and
-#                                 deep-K shapes and transformer layers (course.py's shape_list):
-#                                 plots/shapes.csv, and its charts: the squares' ratio to cuBLAS
-#                                 (plots/shapes), the other families' (plots/shapes_nonsquare)
+#   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   steps 5 and 6 at every shape of course.py's
+#                                 shape_list: every square from 128 to 8192 by 128; skinny, deep-K,
+#                                 transformer-layer, small-K, matrix-vector, tall-and-thin, tiny-C
+#                                 and prime shapes; 100 random shapes drawn with SHAPES_SEED.
+#                                 plots/shapes.csv, a summary of each family (as shapes-summary), and
+#                                 the charts (as shapes-chart)
+#   make shapes-chart             the charts of plots/shapes.csv: the squares' ratio to cuBLAS
+#                                 (plots/shapes), the other named families' (plots/shapes_nonsquare)
+#                                 and the random shapes' against their FLOPs (plots/shapes_random,
+#                                 drawn when the CSV has random rows that passed), no GPU
+#   make shapes-summary           each step's geometric mean and minimum ratio to cuBLAS over each
+#                                 family of plots/shapes.csv, and over every shape (PASS rows), no GPU
 #
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 
@@ -66,12 +74,14 @@ TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
+SHAPES_SEED ?= 1
 SHAPES_STEPS = step5 step6
 SHAPES_ONLY ?=
-SHAPES_CHARTS = shapes shapes_nonsquare
+# A chart whose family the CSV lacks (the random shapes, in a CSV from before them) is left out with a note.
+SHAPES_CHARTS = shapes shapes_nonsquare shapes_random
 
-.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes \
-        shapes shapes-chart
+.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes plan-costs \
+        shapes shapes-chart shapes-summary
 
 # The GPU's FP32 FMA throughput first (./fma_peak), into plots/peak.csv: the ceiling the
 # steps' GFLOPS are measured against, from the same run.
@@ -112,14 +122,25 @@ track-ablation: $(ABLATION_BUILD)
 track-table:
 	@$(COURSE) ablation-table '$(TRACK_CSV)' --track
 
+# make plan-costs: the constants of step 6's estimate, measured on this GPU into plan_costs.h
+# (then make step6 builds them in).
+PLAN_COSTS = step6_unroll/going_further/plan_costs.h
+
+plan-costs: step6
+	@$(COURSE) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
+	@echo "plan-costs: make step6 builds them in"
+
 track-shapes: step6
 	@$(COURSE) shapes '$(TRACK_SHAPES_CSV)' $(TRACK_SHAPES_RUNS) --only 'skinny,deep K' --reps '$(REPS)' $(RUN_FLAGS)
 
 shapes: $(SHAPES_STEPS) fma_peak
 	@./fma_peak
-	@$(COURSE) shapes '$(SHAPES_CSV)' $(addprefix ./,$(SHAPES_STEPS)) --reps '$(REPS)' $(RUN_FLAGS) $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
+	@$(COURSE) shapes '$(SHAPES_CSV)' $(addprefix ./,$(SHAPES_STEPS)) --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(RUN_FLAGS) $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
 	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
 	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS) --optional shapes
 
 shapes-chart: need-gnuplot
 	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS)
+
+shapes-summary:
+	@$(COURSE) shapes-summary '$(SHAPES_CSV)'

@@ -5,7 +5,7 @@ height = 640   # the key under the chart
 load plotdir."/style.gp"
 
 set title chart_title("SGEMM FP32 at every square size (step 128): ratio to cuBLAS")
-# (The skinny, deep-K and layer shapes of the same run: shapes_nonsquare.gp.)
+# (The other families of the same run: shapes_nonsquare.gp, and the random shapes: shapes_random.gp.)
 set xlabel "M = N = K"
 set ylabel "ratio to cuBLAS (same run)"
 set format y "%.1f×"

@@ -1,13 +1,15 @@
-# shapes_nonsquare.gp - the shapes of make shapes that are not squares: skinny (M or N small),
-# deep K (M = N small, K large) and transformer layers, each step's ratio to cuBLAS at each
-# shape, a row a shape, under a heading for its family (and its model, or which side is
-# small). A dot right of the dashed line: faster than cuBLAS at that shape, in the same run.
+# shapes_nonsquare.gp - the named families of make shapes but the squares: skinny (M or N small),
+# deep K (M = N small, K large), transformer layers, small K, matrix-vector (M = 1 or N = 1),
+# tall and thin, tiny C (deep K) and primes; each step's ratio to cuBLAS at each shape, a row a
+# shape, under a heading for its family (and its model, or which side is small). A dot right of
+# the dashed line: faster than cuBLAS at that shape, in the same run. (The squares are drawn by
+# shapes.gp, the random shapes by shapes_random.gp.)
 # course.py sets nrows (shapes and headings), head_rows and heads; a shape's row and its name
-# are its data's 1st and 4th columns.
+# are its data's 1st and 4th columns. The picture grows with the rows.
 height = 170 + 19 * nrows
 load plotdir."/style.gp"
 
-set title chart_title("SGEMM FP32 at skinny, deep-K and transformer-layer shapes M x N x K: ratio to cuBLAS")
+set title chart_title("SGEMM FP32 at each family of shapes M x N x K, a row a shape: ratio to cuBLAS")
 # The title centred on the picture, not on the plot beside the rows' names.
 set title offset screen 0.5 - (0.36 + 0.96) / 2, 0
 set xlabel "ratio to cuBLAS (same run; right of the dashed line: faster than cuBLAS)"

@@ -57,7 +57,10 @@ def read_results(path, valid=("PASS",), make="results", var="CSV"):
         if r.get("variant"):   # a part of a step's track: a row of its own in every table and chart
             r["step"] = f"{r['step']} ({r['variant']})"
         r["ok"] = r["verdict"] in valid
-        bad = [c for c in ("m", "n", "k", "gflops", "cublas_gflops", "ratio") if r["ok"] and not positive(r[c])]
+        # The harness writes GFLOPS to one decimal: a shape of a few thousand FLOPs (make shapes' random ones) runs
+        # at "0.0", a rate too small to print, not a failed run; its ratio to cuBLAS is what is drawn.
+        bad = [c for c in ("m", "n", "k", "gflops", "cublas_gflops", "ratio") if r["ok"] and not positive(r[c]) and
+               not (c.endswith("gflops") and re.fullmatch(r"0+\.?0*", r[c]))]
         if bad:
             raise Fail(f"{path}: line {no}: {bad[0]} is '{r[bad[0]]}', not a positive number, in a {r['verdict']} row")
         rows.append(r)
@@ -529,8 +532,24 @@ LAYERS = [("BERT-base 512 tokens", 512, 768, 3072), ("Llama-2-7B 2048 tokens", 2
           ("Llama-2-7B 16 tokens (decode)", 16, 4096, 11008)]
 
 
-def shape_list():
-    """(family, name, "MxNxK") of every shape make shapes runs."""
+# Shapes nobody tuned for: M, N and K each log-uniform in 1...16384 (a seeded draw, the seed written
+# in the CSV's shape column), redrawn while 2 M N K is over RANDOM_FLOPS, so that one run stays short.
+RANDOM_SHAPES, RANDOM_FLOPS = 100, 2 ** 38
+PRIMES = (701, 1009, 1499, 2003, 2503, 3001, 3499, 4099)
+
+
+def random_shapes(seed, count=RANDOM_SHAPES):
+    import random
+    rng, out = random.Random(seed), []
+    while len(out) < count:
+        m, n, k = (max(1, round(math.exp(rng.uniform(0, math.log(16384))))) for _ in range(3))
+        if 2 * m * n * k <= RANDOM_FLOPS:
+            out.append(f"{m}x{n}x{k}")
+    return out
+
+
+def shape_list(seed=1):
+    """(family, name, "MxNxK") of every shape make shapes runs; the random family drawn with `seed`."""
     out = [("square", "", f"{s}x{s}x{s}") for s in range(128, 8193, 128)]
     for nk in (4096, 8192):
         for m in (16, 64, 128, 256):
@@ -539,19 +558,145 @@ def shape_list():
     for name, t, h, f in LAYERS:
         out += [("layer", f"{name}: qkv", f"{t}x{3 * h}x{h}"), ("layer", f"{name}: attention out", f"{t}x{h}x{h}"),
                 ("layer", f"{name}: mlp up", f"{t}x{f}x{h}"), ("layer", f"{name}: mlp down", f"{t}x{h}x{f}")]
+    out += [("small K", "", f"{mn}x{mn}x{k}") for mn in (4096, 16384) for k in (8, 16, 32, 64, 128)]
+    for a, b in ((4096, 4096), (16384, 16384), (4096, 16384), (16384, 4096)):
+        out += [("matrix-vector", "M = 1", f"1x{a}x{b}"), ("matrix-vector", "N = 1", f"{a}x1x{b}")]
+    out += [("tall and thin", "", f"{m}x{n}x{k}") for m, n, k in
+            ((65536, 64, 64), (65536, 128, 128), (262144, 64, 128), (262144, 128, 64), (64, 65536, 64), (128, 262144, 128))]
+    out += [("tiny C", "deep K", f"{mn}x{mn}x{k}") for mn, k in ((16, 65536), (64, 65536), (64, 262144), (128, 65536))]
+    out += [("primes", "", f"{p}x{p}x{p}") for p in PRIMES] + [("primes", "", f"{m}x{n}x{k}") for m, n, k in
+                                                             ((1009, 2003, 3001), (4099, 701, 1499), (3499, 2503, 1009))]
+    out += [("random", f"seed {seed}", size) for size in random_shapes(seed)]
     seen = set()   # a shape in two families (16 x 4096 x 4096: skinny, and a decode layer) runs once
     return [sh for sh in out if not (sh[2] in seen or seen.add(sh[2]))]
 
 
 def cmd_shapes(a):
-    shapes = shape_list()
+    shapes = shape_list(a.seed)
     if a.only:
         shapes = [sh for sh in shapes if sh[0] in a.only.split(",")]
         if not shapes:
-            raise Fail(f"--only '{a.only}': no such family (square, skinny, deep K, layer)")
+            families = ", ".join(dict.fromkeys(sh[0] for sh in shape_list()))
+            raise Fail(f"--only '{a.only}': no such family ({families})")
     names = {size: (family, name) for family, name, size in shapes}
     run_steps(a.csv, a.runs, " ".join(size for _, _, size in shapes), a.reps, a.extra, timeout=a.timeout,
               tags=lambda size: dict(family=names[size][0], shape=names[size][1]))
+    print("\n" + "\n".join(shapes_summary(read_results(a.csv, make="shapes", var="SHAPES_CSV"), a.csv)))
+
+
+def geomean(xs):
+    return math.exp(statistics.fmean(math.log(x) for x in xs))
+
+
+def least(rows):
+    """The valid row with the least ratio to cuBLAS (the first of equals)."""
+    return min((r for r in rows if r["ok"]), key=lambda r: float(r["ratio"]))
+
+
+def family_of(r):
+    """A row's family of make shapes; the random family named with its seed: "random (seed 1)"."""
+    family = r.get("family") or "square"
+    return f"{family} ({r['shape']})" if family == "random" and r.get("shape") else family
+
+
+def shapes_summary(rows, source):
+    """Each step's ratio to cuBLAS over each family of make shapes, in the order they ran, and over every shape: how
+    many shapes passed, their geometric mean and their least ratio (at which shape); only PASS rows count, and the
+    others are counted apart."""
+    steps = sorted({r["step"] for r in rows}, key=lambda s: (step_no(s), "(" not in s, s))   # as steps_in
+    families = list(dict.fromkeys(family_of(r) for r in rows))
+    out = ["| step | family | PASS shapes | geometric mean | minimum | at M x N x K | not PASS |",
+           "|:-----|:-----|-----:|-----:|-----:|:-----|-----:|"]
+    for step in steps:
+        mine = [r for r in rows if r["step"] == step]
+        for family in families + ["every shape"]:
+            got = [r for r in mine if family in ("every shape", family_of(r))]
+            ok = [r for r in got if r["ok"]]
+            if not got:
+                continue
+            low = least(ok) if ok else None
+            cells = (f"{ratio_text(geomean(float(r['ratio']) for r in ok))} | {ratio_text(low['ratio'])} | "
+                     f"{low['m']} x {low['n']} x {low['k']}" if ok else "– | – | –")
+            out.append(f"| {shown(step)} | {family} | {len(ok)} | {cells} | {len(got) - len(ok)} |")
+    failed = [r for r in rows if not r["ok"]]
+    listed = ", ".join(f"{shown(r['step'])} {r['m']} x {r['n']} x {r['k']} ({r['verdict']})" for r in failed[:10])
+    return out + ["", f"Each step's ratio to cuBLAS (cuBLAS's time over the step's, timed in the same process) over the "
+                  f"PASS rows of each family, and of every shape: their geometric mean, their minimum and its shape. "
+                  f"Measured on {identity(rows)}; from {source}.",
+                  "", f"Every one of the {len(rows)} rows passed." if not failed else
+                  f"{len(failed)} of the {len(rows)} rows did not pass and are not counted: {listed}"
+                  f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."]
+
+
+def cmd_shapes_summary(a):
+    print("\n".join(shapes_summary(read_results(a.csv, make="shapes", var="SHAPES_CSV"), a.csv)))
+
+
+# make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
+# candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time.
+PLAN_DEPTHS = (64, 256)   # k-tiles a block, the two runs of each tile
+
+
+def plan_run(binary, m, n, k, plan, reps):
+    """One run of step 6 with --plan: (median microseconds, blocks an SM from its kernel line)."""
+    p = subprocess.run([binary, str(m), str(n), str(k), "--plan", plan, "--reps", str(reps), "--csv-header"],
+                       capture_output=True, text=True, timeout=300)
+    lines = p.stdout.strip().splitlines()
+    if p.returncode != 0 or len(lines) < 2:
+        raise Fail(f"{binary} {m} {n} {k} --plan {plan}: exit {p.returncode}\n{p.stdout}{p.stderr}", 1)
+    r = dict(zip(lines[-2].split(","), next(csv.reader([lines[-1]]))))
+    per_sm = re.search(r"(\d+) blocks? an SM", r.get("kernel", ""))
+    print(f"  {m} x {n} x {k} --plan {plan}: {1000 * float(r['median_ms']):.1f} us")
+    return 1000 * float(r["median_ms"]), int(per_sm.group(1)) if per_sm else 1, r
+
+
+def cmd_plan_costs(a):
+    d = describe(a.step6)
+    if "track_tiles" not in d:
+        raise Fail(f"{a.step6} --describe names no track_tiles: is it step 6?")
+    launch, _, row = plan_run(a.step6, 1, 1, 1, "64x64", a.reps)
+    sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
+    mn = 16384
+    t = plan_run(a.step6, mn, mn, 8, "64x64", a.reps)[0]
+    bytes_per_us = 4.0 * mn * mn / (t - launch)
+    tiles = []
+    for word in d["track_tiles"].split(","):
+        name, shape, *_ = word.split(":")
+        bm, bn, bk = map(int, shape.split("x"))
+        parts = 2 if name in ("tall", "short", "narrow") else 1   # built for K in parts only
+        plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
+        lone, busy = [], []
+        for depth in PLAN_DEPTHS:
+            k = bk * depth * parts
+            lone.append(plan_run(a.step6, bm * sms // parts, bn, k, plan, a.reps)[:2])
+        per_sm = lone[0][1]
+        for depth in PLAN_DEPTHS:
+            k = bk * depth * parts
+            busy.append(plan_run(a.step6, bm * sms * per_sm // parts, bn, k, plan, a.reps)[0])
+        span = PLAN_DEPTHS[1] - PLAN_DEPTHS[0]
+        lone_us = (lone[1][0] - lone[0][0]) / span
+        busy_us = (busy[1] - busy[0]) / span / per_sm
+        extra = 0.0
+        if parts > 1:   # the second kernel: reads both parts' slices, writes C
+            m = bm * sms // parts
+            extra = launch + 4.0 * m * bn * (parts + 1) / bytes_per_us
+        block_us = max(0.0, lone[0][0] - launch - extra - PLAN_DEPTHS[0] * lone_us)
+        tiles.append((f"{bm}x{bn}", lone_us, busy_us, block_us))
+    m = 64 * sms // 2
+    split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
+    whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
+    cluster_us = max(0.0, split - whole)
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    rows = "".join(f"        {{{lo:.4f}, {bu:.4f}, {bl:.3f}}},   /* {name} */\n" for name, lo, bu, bl in tiles)
+    text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
+            f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
+            f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
+            f" * costs; `make plan-costs` there writes its own. */\n"
+            f"#define PLAN_COSTS_SOURCE \"{device}, commit {commit}, {date}\"\n"
+            f"static const plan_costs PLAN_COSTS = {{\n"
+            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.3f},\n    {{\n{rows}    }},\n}};\n")
+    write_whole(a.out, text)
+    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.2f} us")
 
 
 def cmd_run(a):
@@ -685,13 +830,26 @@ def chart_sweep(rows, _):
         "set xtics (" + ", ".join(map(str, stages)) + ")"
 
 
+NONSQUARE = "skinny, deep K, layer, small K, matrix-vector, tall and thin, tiny C or primes"
+
+
 def square_rows(rows):
     return [r for r in rows if size_of(r) and r.get("family", "square") == "square"]
 
 
 def nonsquare_rows(rows):
-    """The rows of make shapes' other families (skinny, deep K, layer), in the order they ran."""
-    return [r for r in rows if r.get("family", "square") != "square"]
+    """The rows of make shapes' named families but the squares (skinny, deep K, layer, small K, matrix-vector, tall
+    and thin, tiny C, primes), in the order they ran; not the random shapes, which shapes_random draws."""
+    return [r for r in rows if r.get("family", "square") not in ("square", "random")]
+
+
+def random_rows(rows):
+    """The rows of make shapes' random family (M, N and K drawn at random; the shape column names the seed)."""
+    return [r for r in rows if r.get("family") == "random"]
+
+
+def passing_random_rows(rows):
+    return [r for r in random_rows(rows) if r["ok"]]
 
 
 def chart_shapes(rows, _):
@@ -715,14 +873,14 @@ def chart_shapes(rows, _):
 
 
 def chart_shapes_nonsquare(rows, _):
-    """The other families of make shapes (skinny, deep K, layer): each step's ratio to cuBLAS at each shape, a row
+    """The named families of make shapes but the squares: each step's ratio to cuBLAS at each shape, a row
     each, top to bottom in the order they ran. The shapes of one family and one name (the part of it before a
     ": ": a model's layers, "M small") sit together under a heading; a row is named by the rest and M x N x K.
     The data: a block a step, "row TFLOPS ratio name" a shape."""
     others = nonsquare_rows(rows)
     if not others:
-        raise Fail("no skinny, deep K or layer run (the CSV's family column): the shapes_nonsquare chart draws "
-                   "the non-square shapes of make shapes")
+        raise Fail(f"no {NONSQUARE} run (the CSV's family column): the shapes_nonsquare chart draws "
+                   "the named families of make shapes but the squares")
     shapes = list(dict.fromkeys((r["family"], r.get("shape", ""), r["m"], r["n"], r["k"]) for r in others))
     split = lambda shape: shape.rpartition(": ") if ": " in shape else (shape, "", "")
     groups = list(dict.fromkeys((family, split(shape)[0]) for family, shape, *_ in shapes))
@@ -746,6 +904,39 @@ def chart_shapes_nonsquare(rows, _):
         note="no run passed: " + ", ".join(lost) if lost else ""), ""
 
 
+def chart_shapes_random(rows, _):
+    """The random shapes of make shapes: each step's ratio to cuBLAS against the shape's FLOPs (2 M N K), a point a
+    shape; each step's geometric mean and least ratio in its key entry. The data: a block a step, a title line, then
+    "FLOPs TFLOPS ratio MxNxK" a shape, by FLOPs."""
+    rand = random_rows(rows)
+    if not any(r["ok"] for r in rand):
+        raise Fail("no random run that passed (the CSV's family column): the shapes_random chart draws the random "
+                   "shapes of make shapes")
+    steps = sorted({r["step"] for r in rand}, key=lambda s: (step_no(s), "(" not in s, s))   # as steps_in
+    flops = lambda r: 2 * int(r["m"]) * int(r["n"]) * int(r["k"])
+    blocks, lost = [], []
+    for step in steps:
+        mine = [r for r in rand if r["step"] == step]
+        ok = [r for r in mine if r["ok"]]
+        if not ok:
+            lost.append(step)
+            continue
+        low = least(ok)   # as shapes_summary: the first of equals in the order they ran
+        mine.sort(key=flops)
+        title = (f"{shown(step)}: geometric mean {ratio_text(geomean(float(r['ratio']) for r in ok))}, minimum "
+                 f"{ratio_text(low['ratio'])} at {low['m']} x {low['n']} x {low['k']}" +
+                 (f" ({len(mine) - len(ok)} of {len(mine)} not PASS, not drawn)" if len(ok) < len(mine) else ""))
+        blocks.append(title + "\n" + "".join(f"{flops(r)}\t{tflops(r)}\t{r['ratio'] if r['ok'] else 'NaN'}\t"
+                                             f"{r['m']}x{r['n']}x{r['k']}\n" for r in mine))
+    ok = [r for r in rand if r["ok"]]
+    ratios = [float(r["ratio"]) for r in ok] + [1.0]
+    return "\n\n\n".join(blocks), dict(
+        nsteps=len(blocks), nshapes=len({(r["m"], r["n"], r["k"]) for r in rand}), seeds=values(rand, "shape"),
+        xmin=min(map(flops, ok)), xmax=max(map(flops, ok)), rmin=min(ratios), rmax=max(ratios),
+        linetypes=" ".join(str(linetype(shown(s))) for s in steps if s not in lost),
+        note="no run passed: " + ", ".join(lost) if lost else ""), ""
+
+
 def chart_peak(rows, _, peak):
     """Each step's share of the FP32 FMA peak at the largest square size, a bar each, labelled with its ratio to
     cuBLAS; cuBLAS's share as a dashed line (render draws it only with a peak from the same run)."""
@@ -757,10 +948,11 @@ def chart_peak(rows, _, peak):
 
 
 CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,
-          "shapes_nonsquare": chart_shapes_nonsquare, "peak": chart_peak}
-# make shapes-chart draws both charts of make shapes; a CSV of some families only (make shapes SHAPES_ONLY=...)
-# gets the one its rows make, and a note for the other.
-SHAPE_CHARTS = {"shapes": (square_rows, "square (M = N = K)"), "shapes_nonsquare": (nonsquare_rows, "skinny, deep K or layer")}
+          "shapes_nonsquare": chart_shapes_nonsquare, "shapes_random": chart_shapes_random, "peak": chart_peak}
+# make shapes-chart draws the three charts of make shapes; a CSV of some families only (make shapes SHAPES_ONLY=...,
+# or one from before the random family) gets the ones its rows make, and a note for each other.
+SHAPE_CHARTS = {"shapes": (square_rows, "square (M = N = K)"), "shapes_nonsquare": (nonsquare_rows, NONSQUARE),
+                "shapes_random": (passing_random_rows, "passing random")}
 
 
 def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, optional=None):
@@ -1192,7 +1384,13 @@ def main():
     p.add_argument("out"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
     p = sub.add_parser("shapes", parents=[runs], help="each RUN at every shape of make shapes into CSV")
     p.add_argument("csv"), p.add_argument("runs", nargs="+", help='"./stepN [OPTION...]"')
-    p.add_argument("--only", help="families, comma-separated (square,skinny,deep K,layer)")
+    p.add_argument("--only", help="families, comma-separated (square,skinny,deep K,layer,small K,matrix-vector,tall and thin,"
+                                  "tiny C,primes,random)")
+    p.add_argument("--seed", type=int, default=1, help="the random family's seed (make shapes SHAPES_SEED=)")
+    p = sub.add_parser("shapes-summary", help="each step's ratio to cuBLAS over each family of a CSV of make shapes")
+    p.add_argument("csv")
+    p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
+    p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
     p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")
     p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
     p.add_argument("--sweep-csv", default="plots/sweep.csv")

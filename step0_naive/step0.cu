@@ -45,6 +45,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step0_naive", "one thread per element of C, operands straight from global memory",
-        launch, 0, 0, NULL, NULL, NULL, NULL, NULL};
+        launch, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

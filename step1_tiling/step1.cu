@@ -73,6 +73,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step1_tiling", "a block per tile of C, a thread per small tile, coalesced warps",
-        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL};
+        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

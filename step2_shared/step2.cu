@@ -93,6 +93,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step2_shared", "tiles of A and B staged in shared memory, two barriers per k-tile",
-        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL};
+        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -146,6 +146,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
-        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL};
+        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

@@ -221,6 +221,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
-        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL};
+        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

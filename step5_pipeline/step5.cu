@@ -384,6 +384,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 2, kernel_name, NULL, TILES, NULL, NULL};
+        launch, MAX_STAGES, 2, kernel_name, NULL, TILES, NULL, NULL, NULL};
     return harness_main(argc, argv, &step);
 }

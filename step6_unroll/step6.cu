@@ -421,6 +421,6 @@ int main(int argc, char **argv)
 {
     static const step_info step = {
         "step6_unroll", "the pipeline's main loop unrolled by its stage count: every stage index a constant",
-        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES, NULL, track_describe};
+        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES, NULL, track_describe, track_refuse};
     return harness_main(argc, argv, &step);
 }

@@ -12,10 +12,10 @@
 #include "golden.h"
 #include "process.h"
 
-static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL, NULL, NULL, NULL, NULL};
-static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL, NULL, NULL, NULL, NULL};
+static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL, NULL, NULL, NULL, NULL, NULL};
 static const char *const TRACK[] = {"core", "first", "second", NULL};
-static const step_info TRACKED = {"stepZ_tracked", "a step with a going-further track", NULL, 4, 3, NULL, TRACK, NULL, NULL, NULL};
+static const step_info TRACKED = {"stepZ_tracked", "a step with a going-further track", NULL, 4, 3, NULL, TRACK, NULL, NULL, NULL, NULL};
 
 /* parse_args on "./stepX" followed by the arguments in args (NULL-terminated). */
 static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,

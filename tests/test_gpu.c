@@ -454,6 +454,7 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
 typedef struct {
     int m, n, k, track, unroll;
     step6_plan plan;   /* at 3 stages */
+    char name[32];     /* --plan NAME, or "" for the plan's own choice */
 } step6_case;
 
 /* The device as step 6's plan sees it: the harness's limits (SGEMM_PLAN_DEVICE, when set,
@@ -482,63 +483,68 @@ static int same_choice(const step6_plan *a, const step6_plan *b)
            a->vec == b->vec && a->loop == b->loop;
 }
 
+static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
+static const int NS[] = {18, 20, 60, 62, 130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
+static const int KS[] = {33, 201, 300, 601, 1001, 4099};
+enum { N_GRID = (int)(sizeof MS / sizeof MS[0] * sizeof NS / sizeof NS[0] * sizeof KS / sizeof KS[0]) };
+/* Shape i of the grid, K slowest, then M, then N. */
+static void grid_shape(int i, int *m, int *n, int *k)
+{
+    const int nn = sizeof NS / sizeof NS[0], nm = sizeof MS / sizeof MS[0];
+    *n = NS[i % nn];
+    *m = MS[i / nn % nm];
+    *k = KS[i / nn / nm];
+}
+
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
- * k-tile) that reaches each distinct choice, at each track part and --unroll. */
+ * k-tile) that reaches each distinct choice of the plan, at each track part and --unroll. */
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
-    static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
-    static const int NS[] = {18, 20, 60, 62, 130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
-    static const int KS[] = {33, 201, 300, 601, 1001, 4099};
     int count = 0;
     for (int track = TRACK_WARP_TILES; track < TRACK_PARTS; track++)
         for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
-            for (size_t ik = 0; ik < sizeof KS / sizeof KS[0]; ik++)
-                for (size_t im = 0; im < sizeof MS / sizeof MS[0]; im++)
-                    for (size_t in = 0; in < sizeof NS / sizeof NS[0]; in++) {
-                        step6_plan p = step6_plan_for(MS[im], NS[in], KS[ik], 3, track, u, dev);
-                        int seen = 0;
-                        for (int c = 0; c < count && !seen; c++)
-                            seen = same_choice(&out[c].plan, &p);
-                        if (!seen && count < max)
-                            out[count++] = (step6_case){MS[im], NS[in], KS[ik], track, u, p};
-                    }
+            for (int i = 0; i < N_GRID; i++) {
+                int m, n, k;
+                grid_shape(i, &m, &n, &k);
+                step6_plan p = step6_plan_for(m, n, k, 3, track, u, dev, NULL);
+                int seen = 0;
+                for (int c = 0; c < count && !seen; c++)
+                    seen = same_choice(&out[c].plan, &p);
+                if (!seen && count < max)
+                    out[count++] = (step6_case){m, n, k, track, u, p, ""};
+            }
     return count;
 }
 
-/* Which (kernel, tile, split, runs, parts) the plan must be able to reach on this device. */
-static void expect_every_choice_reached(const plan_device *dev, const step6_case *cases, int count)
+/* Every kernel the plan may launch, by name (--plan), with B copied in 16-byte pieces and
+ * in 4-byte ones: the first grid shape where the whole track has it as a candidate. */
+static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
 {
-    static const struct {
-        kernel_kind kernel;
-        tile_id tile;
-        int split, runs, parts, needs_clusters;
-    } want[] = {
-        {KERNEL_WARP, TILE_LARGE, 1, 0, 0, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 0, 0},
-        {KERNEL_WARP, TILE_MID, 2, 0, 0, 1},        {KERNEL_WARP, TILE_MID, 4, 0, 0, 1},
-        {KERNEL_WARP, TILE_SMALL, 1, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 2, 0, 0, 1},
-        {KERNEL_WARP, TILE_SMALL, 4, 0, 0, 1},      {KERNEL_WARP, TILE_SMALL, 8, 0, 0, 1},
-        {KERNEL_WIDE, TILE_WIDE, 1, 0, 0, 0},       {KERNEL_WIDE, TILE_WIDE, 1, 1, 0, 0},
-        {KERNEL_WARP, TILE_LARGE, 1, 0, 1, 0},      {KERNEL_WARP, TILE_MID, 1, 0, 1, 0},
-        {KERNEL_WARP, TILE_SMALL, 1, 0, 1, 0},      {KERNEL_WIDE, TILE_WIDE, 1, 0, 1, 0},
-        {KERNEL_WARP, TILE_TALL, 1, 0, 1, 0},       {KERNEL_WARP, TILE_SHORT, 1, 0, 1, 0},
-        {KERNEL_WARP, TILE_NARROW, 1, 0, 1, 0},
-    };
-    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
-        if (want[w].needs_clusters && !dev->clusters)
-            continue;   /* K is split only over clusters: not on this GPU or not in this build */
+    static const char *const NAMES[] = {"128x128", "64x128", "64x64", "64x128/split2", "64x128/split4",
+                                        "64x64/split2", "64x64/split4", "64x64/split8", "128x256", "128x256/runs",
+                                        "128x128/parts2", "64x128/parts2", "64x64/parts2", "128x256/parts2",
+                                        "128x64/parts2", "32x128/parts2", "128x32/parts2"};
+    int count = 0;
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         for (int vec = 0; vec <= 1; vec++) {
             int found = 0;
-            for (int c = 0; c < count && !found; c++) {
-                const step6_plan *p = &cases[c].plan;
-                found = p->kernel == want[w].kernel && p->tile == want[w].tile && p->split == want[w].split &&
-                        !p->runs == !want[w].runs && (p->parts > 1) == want[w].parts && p->vec == vec;
+            for (int g = 0; g < N_GRID && !found; g++) {
+                int m, n, k;
+                grid_shape(g, &m, &n, &k);
+                if ((n % 4 == 0) != vec)
+                    continue;
+                step6_plan p = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, NAMES[i]);
+                if (p.found && count < max) {
+                    out[count] = (step6_case){m, n, k, TRACK_STREAM_K, UNROLL_AS_PLANNED, p, ""};
+                    snprintf(out[count++].name, sizeof out[0].name, "%s", NAMES[i]);
+                    found = 1;
+                }
             }
-            cr_expect(found, "no test shape reaches tile %dx%d, split %d, %s, %s, %d-byte copies on this GPU (%d SMs)",
-                      TRACK_TILES[want[w].tile].bm, TRACK_TILES[want[w].tile].bn, want[w].split,
-                      want[w].runs ? "with runs" : "without runs", want[w].parts ? "K in parts" : "K not in parts",
+            cr_expect(found || (strstr(NAMES[i], "split") && !dev->clusters),
+                      "no test shape has %s as a candidate with %d-byte copies on this GPU (%d SMs)", NAMES[i],
                       vec ? 16 : 4, dev->sms);
         }
-    }
+    return count;
 }
 
 Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
@@ -549,9 +555,9 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
         cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
-    static step6_case cases[256];
+    static step6_case cases[320];
     int count = step6_cases(&dev, cases, 256);
-    expect_every_choice_reached(&dev, cases, count);
+    count += step6_named_cases(&dev, cases + count, 320 - count);
     for (int c = 0; c < count; c++) {
         const step6_case *sc = &cases[c];
         char m[16], n[16], k[16], stages[16], expected[256];
@@ -560,12 +566,22 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
         snprintf(k, sizeof k, "%d", sc->k);
         for (int st = 1; st <= 4; st++) {
             snprintf(stages, sizeof stages, "%d", st);
-            step6_plan p = step6_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev);
+            step6_plan p = step6_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
+                                          sc->name[0] ? sc->name : NULL);
+            if (!p.found)
+                continue;   /* the skinny shapes' tiles: not at one stage */
             step6_plan_describe(&p, expected, sizeof expected);
-            const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5", "--stages",
-                                  stages, "--track", TRACK_NAMES[sc->track],
-                                  sc->unroll == UNROLL_AS_PLANNED ? NULL : "--unroll",
-                                  sc->unroll == UNROLL_YES ? "yes" : "no", NULL};
+            const char *argv[20] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5", "--stages",
+                                    stages, "--track", TRACK_NAMES[sc->track]};
+            int argc = 14;
+            if (sc->name[0]) {
+                argv[argc++] = "--plan";
+                argv[argc++] = sc->name;
+            }
+            if (sc->unroll != UNROLL_AS_PLANNED) {
+                argv[argc++] = "--unroll";
+                argv[argc++] = sc->unroll == UNROLL_YES ? "yes" : "no";
+            }
             char *out = NULL;
             if (expect_pass_report(argv, &out)) {
                 const char *line = strstr(out, "  kernel   ");

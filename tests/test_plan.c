@@ -8,6 +8,7 @@
  * threads and blocks an SM), launch what the grid allows, use clusters only where the
  * device and the binary allow, and fit its workspace. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "harness.h"
 #include "plan.h"
+#include "plan_costs.h"
 #include "process.h"
 
 typedef struct {
@@ -68,9 +70,90 @@ enum { N_SHAPES = sizeof SHAPES / sizeof SHAPES[0] };
 
 static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
+/* What every plan, chosen or named, must hold: it covers C, fits the device, and uses only
+ * the parts of the track in use and clusters only where there are some. */
+static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, int k, int track, int stages,
+                       int unroll, const char *where)
+{
+    plan_device dev = *d;
+    const tile_shape *t = &TRACK_TILES[p->tile];
+    cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
+    cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
+    /* every tile of C has its blocks, in the first launch or in the runs */
+    if (p->runs == 0)
+        cr_assert_eq(p->blocks, p->tiles * p->split * p->parts, "%s: blocks", where);
+    else {
+        cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K, "%s: runs", where);
+        long long left = p->tiles - p->blocks;
+        cr_assert(left > 0 && left < dev.sms && p->blocks % dev.sms == 0 && p->blocks > 0,
+                  "%s: %lld tiles left after %lld", where, left, p->blocks);
+        cr_assert(p->runs <= dev.sms && p->runs <= left * MAX_PIECES && p->runs >= left,
+                  "%s: %d runs for %lld tiles", where, p->runs, left);
+        cr_assert_geq(p->workspace_bytes,
+                      p->slots_bytes + (size_t)left * sizeof(int), "%s: workspace", where);
+        /* run r's piece of left-over tile t has slot r + t */
+        cr_assert_geq(p->slots_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
+                      "%s: slots", where);
+    }
+    /* K in parts: warp tiles in parts of 16 k-tiles or more, or wide tiles in
+       their lean loop in parts of 64 or more; K whole otherwise, all the blocks
+       at once, a slice of the workspace for each part */
+    cr_assert_geq(p->parts, 1, "%s: parts", where);
+    if (p->parts > 1) {
+        int wide = p->kernel == KERNEL_WIDE;
+        cr_assert((p->kernel == KERNEL_WARP || (wide && p->tile == TILE_WIDE && p->loop == LOOP_LEAN)) &&
+                      track >= TRACK_STREAM_K && p->split == 1 && p->runs == 0 &&
+                      p->k_tiles >= (wide ? 64LL : 16LL) * p->parts,
+                  "%s: %d parts", where, p->parts);
+        cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
+        cr_assert_geq(p->workspace_bytes, (size_t)p->parts * m * n * sizeof(float),
+                      "%s: workspace", where);
+    }
+    /* the skinny shapes' tiles: K in parts only, through a ring of stages unrolled */
+    if (p->tile == TILE_TALL || p->tile == TILE_SHORT || p->tile == TILE_NARROW)
+        cr_assert(p->parts > 1 && p->stages > 1 && p->loop == LOOP_UNROLLED && unroll != UNROLL_NO,
+                  "%s: tile %dx%d", where, t->bm, t->bn);
+    /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
+    cr_assert(p->blocks > 0 && p->blocks <= 2147483647LL, "%s: %lld blocks", where, p->blocks);
+    /* K is split only over a cluster, and only where the device and binary have them */
+    cr_assert(p->split == 1 || (dev.clusters && track >= TRACK_SPLIT_K && p->split <= MAX_SPLIT &&
+                               t->bm % p->split == 0),
+              "%s: split %d", where, p->split);
+    /* each share of K has at least 32 of it */
+    cr_assert(p->split == 1 || k >= p->split * 32, "%s: split %d of K %d", where, p->split, k);
+    /* the parts of the track in use */
+    cr_assert(track >= TRACK_WIDE_TILES || p->kernel != KERNEL_WIDE, "%s: kernel", where);
+    /* the loop: lean only for wide tiles; rolled only when asked, with a ring */
+    cr_assert((p->loop == LOOP_LEAN) == (p->kernel == KERNEL_WIDE && unroll != UNROLL_YES),
+              "%s: loop", where);
+    cr_assert((p->loop == LOOP_ROLLED) == (p->kernel != KERNEL_WIDE && unroll == UNROLL_NO &&
+                                          stages > 1),
+              "%s: loop", where);
+    size_t stage = (size_t)t->bk * (t->bm + 4 + t->bn) * sizeof(float);
+    cr_assert(p->stages >= 1 && p->stages <= stages, "%s: %d stages", where, p->stages);
+    cr_assert_geq(p->smem_bytes, p->stages * stage, "%s: shared memory", where);
+    /* the device's limits: a block's shared memory, and at least one block an SM
+       by threads, registers (what __launch_bounds__ allows), shared memory and slots */
+    cr_assert_leq(p->smem_bytes, (size_t)dev.smem_block, "%s: %zu bytes of shared memory", where,
+                  p->smem_bytes);
+    int regs = fit_bounded_regs(dev.regs_sm, t->threads, t->min_blocks);
+    cr_assert(regs >= 64 && t->threads <= dev.threads_sm, "%s: registers %d", where, regs);
+    int blocks = p->blocks_per_sm;
+    cr_assert(blocks >= 1 && blocks <= dev.blocks_sm && blocks * t->threads <= dev.threads_sm &&
+                  blocks * (p->smem_bytes + dev.smem_reserved) <= (size_t)dev.smem_sm &&
+                  (long long)blocks * t->threads * ((regs + 7) / 8 * 8) <= dev.regs_sm,
+              "%s: %d blocks an SM", where, blocks);
+    /* a cluster of `split` blocks fits on one SM's worth of each of them */
+    cr_assert(p->split == 1 || p->split <= 8, "%s: cluster of %d", where, p->split);}
+
+/* The candidates --plan may name: every tile, K whole, split, in parts, the last wave in runs. */
+static const char *const SHARES[] = {"", "/split2", "/split4", "/split8", "/runs", "/parts2", "/parts5", "/parts16",
+                                     "/parts66"};
+enum { N_SHARES = sizeof SHARES / sizeof SHARES[0] };
+
 Test(plan, every_plan_covers_c_and_fits_the_device)
 {
-    int checked = 0;
+    int checked = 0, named = 0;
     for (int g = 0; g < N_GPUS; g++)
         for (int binary_clusters = 0; binary_clusters <= 1; binary_clusters++)
         for (int s = 0; s < N_SHAPES; s++)
@@ -84,83 +167,34 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         plan_device dev = d->dev;
                         dev.clusters = dev.clusters && binary_clusters;
                         int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-                        step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &dev);
-                        const tile_shape *t = &TRACK_TILES[p.tile];
                         char where[200];
                         snprintf(where, sizeof where, "%s%s, %dx%dx%d, track %s, %d stages, unroll %d", d->name,
                                  binary_clusters ? "" : " (binary without cluster code)", m, n, k, TRACK_NAMES[track],
                                  stages, unroll);
-                        cr_assert_eq(p.tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
-                        cr_assert_eq(p.k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
-                        /* every tile of C has its blocks, in the first launch or in the runs */
-                        if (p.runs == 0)
-                            cr_assert_eq(p.blocks, p.tiles * p.split * p.parts, "%s: blocks", where);
-                        else {
-                            cr_assert(p.kernel == KERNEL_WIDE && track >= TRACK_STREAM_K, "%s: runs", where);
-                            long long left = p.tiles - p.blocks;
-                            cr_assert(left > 0 && left < dev.sms && p.blocks % dev.sms == 0 && p.blocks > 0,
-                                      "%s: %lld tiles left after %lld", where, left, p.blocks);
-                            cr_assert(p.runs <= dev.sms && p.runs <= left * MAX_PIECES && p.runs >= left,
-                                      "%s: %d runs for %lld tiles", where, p.runs, left);
-                            cr_assert_geq(p.workspace_bytes,
-                                          p.slots_bytes + (size_t)left * sizeof(int), "%s: workspace", where);
-                            /* run r's piece of left-over tile t has slot r + t */
-                            cr_assert_geq(p.slots_bytes, (size_t)(p.runs + left) * t->bm * t->bn * sizeof(float),
-                                          "%s: slots", where);
-                        }
-                        /* K in parts: warp tiles in parts of 16 k-tiles or more, or wide tiles in
-                           their lean loop in parts of 64 or more; K whole otherwise, all the blocks
-                           at once, a slice of the workspace for each part */
-                        cr_assert_geq(p.parts, 1, "%s: parts", where);
-                        if (p.parts > 1) {
-                            int wide = p.kernel == KERNEL_WIDE;
-                            cr_assert((p.kernel == KERNEL_WARP || (wide && p.tile == TILE_WIDE && p.loop == LOOP_LEAN)) &&
-                                          track >= TRACK_STREAM_K && p.split == 1 && p.runs == 0 &&
-                                          p.k_tiles >= (wide ? 64LL : 16LL) * p.parts,
-                                      "%s: %d parts", where, p.parts);
-                            cr_assert_leq(p.blocks, (long long)dev.sms * p.blocks_per_sm, "%s: parts' blocks", where);
-                            cr_assert_geq(p.workspace_bytes, (size_t)p.parts * m * n * sizeof(float),
-                                          "%s: workspace", where);
-                        }
-                        /* the skinny shapes' tiles: K in parts only, through a ring of stages unrolled */
-                        if (p.tile == TILE_TALL || p.tile == TILE_SHORT || p.tile == TILE_NARROW)
-                            cr_assert(p.parts > 1 && p.stages > 1 && p.loop == LOOP_UNROLLED && unroll != UNROLL_NO,
-                                      "%s: tile %dx%d", where, t->bm, t->bn);
-                        /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
-                        cr_assert(p.blocks > 0 && p.blocks <= 2147483647LL, "%s: %lld blocks", where, p.blocks);
-                        /* K is split only over a cluster, and only where the device and binary have them */
-                        cr_assert(p.split == 1 || (dev.clusters && track >= TRACK_SPLIT_K && p.split <= MAX_SPLIT &&
-                                                   t->bm % p.split == 0),
-                                  "%s: split %d", where, p.split);
-                        /* each share of K has at least 32 of it */
-                        cr_assert(p.split == 1 || k >= p.split * 32, "%s: split %d of K %d", where, p.split, k);
-                        /* the parts of the track in use */
-                        cr_assert(track >= TRACK_WIDE_TILES || p.kernel != KERNEL_WIDE, "%s: kernel", where);
-                        /* the loop: lean only for wide tiles; rolled only when asked, with a ring */
-                        cr_assert((p.loop == LOOP_LEAN) == (p.kernel == KERNEL_WIDE && unroll != UNROLL_YES),
-                                  "%s: loop", where);
-                        cr_assert((p.loop == LOOP_ROLLED) == (p.kernel != KERNEL_WIDE && unroll == UNROLL_NO &&
-                                                              stages > 1),
-                                  "%s: loop", where);
-                        size_t stage = (size_t)t->bk * (t->bm + 4 + t->bn) * sizeof(float);
-                        cr_assert(p.stages >= 1 && p.stages <= stages, "%s: %d stages", where, p.stages);
-                        cr_assert_geq(p.smem_bytes, p.stages * stage, "%s: shared memory", where);
-                        /* the device's limits: a block's shared memory, and at least one block an SM
-                           by threads, registers (what __launch_bounds__ allows), shared memory and slots */
-                        cr_assert_leq(p.smem_bytes, (size_t)dev.smem_block, "%s: %zu bytes of shared memory", where,
-                                      p.smem_bytes);
-                        int regs = fit_bounded_regs(dev.regs_sm, t->threads, t->min_blocks);
-                        cr_assert(regs >= 64 && t->threads <= dev.threads_sm, "%s: registers %d", where, regs);
-                        int blocks = p.blocks_per_sm;
-                        cr_assert(blocks >= 1 && blocks <= dev.blocks_sm && blocks * t->threads <= dev.threads_sm &&
-                                      blocks * (p.smem_bytes + dev.smem_reserved) <= (size_t)dev.smem_sm &&
-                                      (long long)blocks * t->threads * ((regs + 7) / 8 * 8) <= dev.regs_sm,
-                                  "%s: %d blocks an SM", where, blocks);
-                        /* a cluster of `split` blocks fits on one SM's worth of each of them */
-                        cr_assert(p.split == 1 || p.split <= 8, "%s: cluster of %d", where, p.split);
+                        step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &dev, NULL);
+                        cr_assert(p.found && p.est_us > 0, "%s: no plan", where);
+                        check_plan(&p, &dev, m, n, k, track, stages, unroll, where);
                         checked++;
+                        if (stages != 3)
+                            continue;
+                        for (int t = 0; t < TILE_SHAPES; t++)   /* every candidate --plan may name */
+                            for (int i = 0; i < N_SHARES; i++) {
+                                char name[32], at[260];
+                                snprintf(name, sizeof name, "%dx%d%s", TRACK_TILES[t].bm, TRACK_TILES[t].bn, SHARES[i]);
+                                step6_plan q = step6_plan_for(m, n, k, stages, track, unroll, &dev, name);
+                                if (!q.found)
+                                    continue;
+                                snprintf(at, sizeof at, "%s, --plan %s", where, name);
+                                char got[32];
+                                step6_plan_name(&q, got, sizeof got);
+                                cr_assert_str_eq(got, name, "%s", at);
+                                cr_assert_geq(q.est_us, p.est_us, "%s: estimated below the choice", at);
+                                check_plan(&q, &dev, m, n, k, track, stages, unroll, at);
+                                named++;
+                            }
                     }
     cr_assert_eq(checked, (N_GPUS - 1) * 2 * N_SHAPES * (TRACK_PARTS - 1) * 4 * 3);
+    cr_log_info("%d plans and %d named candidates checked", checked, named);
 }
 
 /* Steps 3 to 5's tiles, from each built step's --describe ("tiles=128x128:256:2:8192:0,..."). */
@@ -307,7 +341,7 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int s = want[i].size;
-        step6_plan p = step6_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper());
+        step6_plan p = step6_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper(), NULL);
         char line[256];
         step6_plan_describe(&p, line, sizeof line);
         cr_expect(strncmp(line, want[i].line, strlen(want[i].line)) == 0, "%d: \"%s\", expected \"%s...\"", s, line,
@@ -315,86 +349,125 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     }
 }
 
-/* K in parts (plan.c, plan_parts) on a 132-SM Hopper: wide tiles where they pad C no more
- * and each part is 64 k-tiles deep or more; else the warp tile that pads C least, as many
- * parts as the SMs hold blocks (each 16 k-tiles or more), where the plan without them fills
- * less than 3/4 of the SMs' block slots or runs 64 x 64 tiles. */
-Test(plan, k_in_parts_where_the_rule_says)
+/* The estimate never falls as M, N or K grows: a candidate's at the larger size is at least
+ * its estimate at the smaller, and so is the choice's as M or N grow (a larger C has no
+ * candidate a smaller one lacks). A deeper K may let in a candidate a shallower one lacks (a
+ * split needs 32 of K a share, a part 16 k-tiles), so there the choice may estimate less. */
+Test(plan, the_estimate_grows_with_each_size)
 {
-    static const struct {
-        int m, n, k;
-        tile_id tile;
-        int parts, split;
-    } want[] = {
-        {256, 256, 16384, TILE_LARGE, 66, 1},   /* 4 tiles: 2 blocks an SM x 132 / 4 (wide: 32
-                                                   parts of 64 k-tiles, too few blocks) */
-        {256, 256, 65536, TILE_WIDE, 66, 1},    /* 2 wide tiles, parts of 124 k-tiles */
-        {128, 4096, 4096, TILE_WIDE, 8, 1},     /* 16 wide tiles, parts of 64 k-tiles */
-        {4096, 128, 4096, TILE_LARGE, 8, 1},    /* wide tiles pad C twice over */
-        {1024, 1024, 16384, TILE_WIDE, 4, 1},   /* 32 wide tiles, parts of 512 k-tiles */
-        {1280, 1280, 1280, TILE_WIDE, 2, 1},    /* 50 wide tiles, parts of 80 k-tiles */
-        {768, 768, 768, TILE_LARGE, 6, 1},      /* wide: parts of 64 k-tiles are too few */
-        {1024, 1024, 4096, TILE_WIDE, 4, 1},
-        {896, 896, 896, TILE_LARGE, 5, 1},      /* without: 392 blocks in 528 slots (0.74) */
-        {8192, 64, 8192, TILE_TALL, 8, 1},      /* 128 x 64 and 64 x 64 pad C least: the larger */
-        {64, 8192, 8192, TILE_MID, 8, 1},       /* 64 x 128 and 32 x 128 likewise */
-        {16, 4096, 4096, TILE_SHORT, 32, 1},    /* 32 x 128 pads C half as much as 64 x 128 */
-        {16, 8192, 8192, TILE_SHORT, 16, 1},
-        {4096, 16, 4096, TILE_NARROW, 32, 1},   /* 128 x 32 pads C half as much as 64 x 64 */
-        {8192, 16, 8192, TILE_NARROW, 16, 1},
-        {1024, 1024, 1024, TILE_MID, 1, 4},     /* 512 blocks of 32 k-tiles fill the slots; wide: 2 parts */
-        {512, 512, 512, TILE_SMALL, 1, 4},      /* parts of 16 k-tiles: 4, too few blocks */
-        {256, 256, 256, TILE_SMALL, 1, 8},
-    };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        step6_plan p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
-        cr_expect(p.tile == want[i].tile && p.parts == want[i].parts && p.split == want[i].split,
-                  "%dx%dx%d: tile %dx%d, %d parts, split %d; expected tile %dx%d, %d parts, split %d", want[i].m,
-                  want[i].n, want[i].k, TRACK_TILES[p.tile].bm, TRACK_TILES[p.tile].bn, p.parts, p.split, TRACK_TILES[want[i].tile].bm,
-                  TRACK_TILES[want[i].tile].bn, want[i].parts, want[i].split);
-        /* before the stream-K part of the track, never */
-        p = step6_plan_for(want[i].m, want[i].n, want[i].k, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper());
-        cr_expect_eq(p.parts, 1);
+    static const int SIZES[] = {1, 7, 64, 100, 129, 256, 500, 1000, 1500, 2048, 3000, 4096, 6000, 8192, 16384};
+    enum { N = sizeof SIZES / sizeof SIZES[0] };
+    int checked = 0;
+    for (int g = 0; g < N_GPUS; g++) {
+        if (GPUS[g].sm < 80)
+            continue;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                for (int l = 0; l + 1 < N; l++) {
+                    int a = SIZES[i], b = SIZES[j], lo = SIZES[l], hi = SIZES[l + 1];
+                    const int dims[3][2][3] = {{{lo, a, b}, {hi, a, b}}, {{a, lo, b}, {a, hi, b}}, {{a, b, lo}, {a, b, hi}}};
+                    for (int d = 0; d < 3; d++) {
+                        const int *x = dims[d][0], *y = dims[d][1];
+                        step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
+                        char name[32];
+                        step6_plan_name(&p, name, sizeof name);
+                        step6_plan q = step6_plan_for(y[0], y[1], y[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev,
+                                                      d == 2 ? name : NULL);
+                        if (!q.found)
+                            continue;   /* not a candidate there: more blocks than fit at once */
+                        cr_expect_leq(p.est_us, q.est_us * (1 + 1e-9), "%s: %dx%dx%d est. %.2f us, %dx%dx%d%s%s est. %.2f us",
+                                      GPUS[g].name, x[0], x[1], x[2], p.est_us, y[0], y[1], y[2], d == 2 ? " as " : "",
+                                      d == 2 ? name : "", q.est_us);
+                        checked++;
+                    }
+                }
     }
-    /* the skinny shapes' tiles are not built for one stage or the stage loop rolled: the
-       tiles before them instead */
-    step6_plan p = step6_plan_for(16, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_NO, hopper());
-    cr_expect(p.tile == TILE_MID && p.parts == 16 && p.loop == LOOP_ROLLED);
-    p = step6_plan_for(8192, 16, 8192, 1, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
-    cr_expect(p.tile == TILE_SMALL && p.parts > 1);
+    cr_log_info("%d pairs checked", checked);
 }
 
-/* The kernel line says what the plan chose, and its width of B's copies follows N. */
+/* Clusters only where the device launches them and the binary holds their code: the same
+ * Hopper without them has no split among its candidates, chosen or runner-up, and a split
+ * it is asked for by name is none of them. */
+Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
+{
+    plan_device none = *hopper();
+    none.clusters = 0;
+    int splits = 0;
+    for (int s = 0; s < N_SHAPES; s++) {
+        int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
+        step6_plan p = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+        step6_plan q = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, NULL);
+        splits += p.split > 1 || strstr(p.next, "split") != NULL;
+        cr_expect(q.split == 1 && strstr(q.next, "split") == NULL, "%dx%dx%d without clusters: split %d, next %s", m,
+                  n, k, q.split, q.next);
+        q = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, "64x64/split2");
+        cr_expect_not(q.found, "%dx%dx%d without clusters: 64x64/split2 was found", m, n, k);
+    }
+    cr_expect_gt(splits, 0, "no shape splits K on the Hopper: the test shows nothing");
+    /* and a name the track does not have, or a part of it not in use */
+    step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "96x96");
+    cr_expect_not(p.found);
+    p = step6_plan_for(4096, 4096, 4096, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
+    cr_expect_not(p.found);
+    p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
+    cr_expect(p.found && p.runs == 132);
+}
+
+/* The estimate is the arithmetic the lesson works out (README, "How the plan chooses"):
+ * 4096 x 4096 x 4096 in 128 x 128 tiles, K whole, is 1024 blocks, 8 on the busiest SM,
+ * 2 at a time, each 512 k-tiles deep. */
+Test(plan, the_estimate_is_the_lessons_arithmetic)
+{
+    step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
+    const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
+    double per_sm = 8, rounds = 4, depth = 512;
+    double work = fmax(rounds * (c->block_us + depth * c->lone_us), per_sm * depth * c->busy_us);
+    double memory = 4.0 * 3 * 4096 * 4096 / PLAN_COSTS.bytes_per_us;
+    cr_assert(p.found && p.blocks == 1024 && p.blocks_per_sm == 2);
+    cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
+}
+
+/* The kernel line says what the plan chose, and its width of B's copies follows N, then its
+ * estimate. */
+static void expect_line(const char *line, const char *want)
+{
+    size_t n = strlen(want);
+    cr_expect(strncmp(line, want, n) == 0 && strncmp(line + n, "; est. ", 7) == 0, "\"%s\", expected \"%s; est. ...\"",
+              line, want);
+}
+
 Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
 {
     char line[256];
-    step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper());
+    step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper(), "64x128/split4");
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
+    expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
                            "the stage loop rolled, B copied and C stored in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = step6_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper());
+    p = step6_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper(), "64x128");
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "
+    expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "
                            "in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
+    expect_line(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
                            "second kernel, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte pieces, "
                            "at least 2 blocks an SM (registers)");
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper());
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
+    expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
                            "second kernel, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
                            "at least 1 block an SM (registers)");
     cr_expect_eq(p.blocks, 2 * 66);
-    /* --unroll yes keeps the warp tiles */
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper());
+    /* --unroll yes has no wide tiles in parts (their lean loop only) */
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/parts66");
+    cr_expect_not(p.found);
+    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x128/parts66");
     cr_expect(p.kernel == KERNEL_WARP && p.tile == TILE_LARGE && p.parts == 66 && p.loop == LOOP_UNROLLED);
-    p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper());
+    p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect_str_eq(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
+    expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
                            "112 runs of k-tiles, 4 stages, the stage loop unrolled, B copied and C stored in 16-byte "
                            "pieces, at least 1 block an SM (registers)");
 }

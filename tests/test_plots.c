@@ -25,6 +25,7 @@
 #define SWEEP_FIXTURE "tests/data/sweep_sample.csv"
 #define ABLATION_FIXTURE "tests/data/ablation_sample.csv"
 #define TRACK_FIXTURE "tests/data/track_sample.csv"
+#define SHAPES_FIXTURE "tests/data/shapes_sample.csv"
 #define EXPECTED "tests/data/expected/"
 /* `make ARGS` as a fresh make: the flags of a make that runs this suite are not passed on. */
 #define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
@@ -351,46 +352,106 @@ Test(run, every_run_and_every_failure_is_recorded)
 }
 
 /* make shapes: every shape of every family, for each step, in one CSV whose rows say the
- * family and the shape's name; the chart of its squares, and the chart of the other families,
- * a row a shape under its family's heading. 97 shapes (course.py's shape_list: 64 squares,
- * 16 skinny, 6 deep K, 11 layers) for two stand-in steps. */
+ * family and the shape's name; the chart of its squares, the chart of the other named
+ * families, a row a shape under its family's heading, and the chart of the random shapes
+ * against their FLOPs. 236 shapes (course.py's shape_list: 64 squares, 16 skinny, 6 deep K,
+ * 11 layers, 10 small K, 8 matrix-vector, 6 tall and thin, 4 tiny C, 11 primes, 100 random)
+ * for two stand-in steps; step 5's runs at M = 557 (one random shape, 557 x 2109 x 2) fail. */
 Test(shapes, every_family_is_run_named_and_the_squares_drawn)
 {
+    static const struct {
+        const char *family;
+        int rows;
+        const char *row;   /* the start of one row of the family */
+    } families[] = {
+        {"square,,", 128, "square,,step6_fake,8192,8192,8192,"},
+        {"skinny,", 32, "skinny,N small,step5_fake,8192,16,8192,"},
+        {"deep K,,", 12, "deep K,,step6_fake,256,256,65536,"},
+        {"layer,", 22, "layer,Llama-2-7B 2048 tokens: mlp down,step6_fake,2048,4096,11008,"},
+        {"small K,,", 20, "small K,,step5_fake,16384,16384,8,"},
+        {"matrix-vector,", 16, "matrix-vector,N = 1,step6_fake,16384,1,4096,"},
+        {"tall and thin,,", 12, "tall and thin,,step5_fake,262144,128,64,"},
+        {"tiny C,deep K,", 8, "tiny C,deep K,step6_fake,64,64,262144,"},
+        {"primes,,", 22, "primes,,step5_fake,4099,701,1499,"},
+        {"random,seed 1,", 200, "random,seed 1,step6_fake,557,2109,2,"},
+    };
     char dir[256];
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step5");
     fake_step(dir, "step6");
-    expect_rc(0, dir, "python3 scripts/course.py shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" --reps 1 > \"$D/run.log\"");
-    expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 195 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
-    expect_rc(0, dir, "[ $(grep -c '^square,,step[56]_fake,' \"$D/shapes.csv\") = 128 ] && "
-                      "grep -q '^square,,step6_fake,8192,8192,8192,' \"$D/shapes.csv\"");
-    expect_rc(0, dir, "[ $(grep -c '^skinny,' \"$D/shapes.csv\") = 32 ] && "
-                      "grep -q '^skinny,N small,step5_fake,8192,16,8192,' \"$D/shapes.csv\"");
-    expect_rc(0, dir, "[ $(grep -c '^deep K,,' \"$D/shapes.csv\") = 12 ] && "
-                      "grep -q '^deep K,,step6_fake,256,256,65536,' \"$D/shapes.csv\"");
-    expect_rc(0, dir, "[ $(grep -c '^layer,' \"$D/shapes.csv\") = 22 ] && "
-                      "grep -q '^layer,Llama-2-7B 2048 tokens: mlp down,step6_fake,2048,4096,11008,' \"$D/shapes.csv\"");
-    /* The charts: one series a step over the 64 squares; one a step over the 33 other shapes, their
-     * rows under 6 headings (skinny M small and N small, deep K, each model's layers). */
+    expect_rc(0, dir, "FAKE_FAIL=step5:557:0 python3 scripts/course.py shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" "
+              "--reps 1 > \"$D/run.log\"");
+    expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 473 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        expect_rc(0, dir, "[ $(grep -c '^%s' \"$D/shapes.csv\") = %d ] && grep -q '^%s' \"$D/shapes.csv\"", families[i].family,
+                  families[i].rows, families[i].row);
+    expect_rc(0, dir, "grep -q '^random,seed 1,step5_fake,557,2109,2,.*,FAIL,' \"$D/shapes.csv\"");
+    /* The summary follows the CSV: a row a step and family, FAILs not counted but counted apart. */
+    expect_rc(0, dir, "grep -qx '| step5_fake | random (seed 1) | 99 | 0.50× | 0.50× | 4 x 3728 x 1655 | 1 |' \"$D/run.log\" && "
+                      "grep -qx '| step6_fake | every shape | 236 | 0.50× | 0.50× | 128 x 128 x 128 | 0 |' \"$D/run.log\" && "
+                      "grep -q '^1 of the 472 rows did not pass and are not counted: step5_fake 557 x 2109 x 2 (FAIL)' \"$D/run.log\"");
+    /* The random shapes are the seed's: the same seed draws the same ones, another seed others. */
+    expect_rc(0, dir, "python3 scripts/course.py shapes \"$D/seed1.csv\" \"$D/step5\" --only random --reps 1 --seed 1 > /dev/null && "
+                      "python3 scripts/course.py shapes \"$D/seed2.csv\" \"$D/step5\" --only random --reps 1 --seed 2 > /dev/null && "
+                      "grep '^random,seed 1,step6' \"$D/shapes.csv\" | cut -d, -f4-6 > \"$D/all1\" && "
+                      "grep '^random,seed 1,step5' \"$D/seed1.csv\" | cut -d, -f4-6 > \"$D/only1\" && "
+                      "grep '^random,seed 2,step5' \"$D/seed2.csv\" | cut -d, -f4-6 > \"$D/only2\" && "
+                      "[ $(wc -l < \"$D/only2\") = 100 ] && cmp -s \"$D/all1\" \"$D/only1\" && ! cmp -s \"$D/only1\" \"$D/only2\"");
+    /* The charts: one series a step over the 64 squares; one a step over the 72 other named shapes, their
+     * rows under 12 headings (skinny M small and N small, deep K, each model's layers, small K,
+     * matrix-vector M = 1 and N = 1, tall and thin, tiny C, primes); one a step over the random shapes,
+     * step 5's FAIL not drawn and said in its key. */
     expect_rc(0, dir, MAKE "shapes-chart SHAPES_CSV=\"$D/shapes.csv\" OUT=\"$D\" CHART_DATA=\"$D/data\" > /dev/null && "
                       "[ -s \"$D/shapes.png\" ] && grep -q '<svg' \"$D/shapes.svg\" && "
                       "[ -s \"$D/shapes_nonsquare.png\" ] && grep -q '<svg' \"$D/shapes_nonsquare.svg\" && "
+                      "[ -s \"$D/shapes_random.png\" ] && grep -q '<svg' \"$D/shapes_random.svg\" && "
                       "[ $(grep -c '^[0-9]' \"$D/data/shapes.dat\") = 128 ] && head -1 \"$D/data/shapes.dat\" | grep -q '^step5_fake'");
     expect_golden(dir, "shapes_nonsquare.dat", "\"$D/data/shapes_nonsquare.dat\"");
+    expect_golden(dir, "shapes_random.dat", "\"$D/data/shapes_random.dat\"");
+    expect_rc(0, dir, "[ $(grep -c '^[0-9]' \"$D/data/shapes_nonsquare.dat\") = 144 ] && "
+                      "[ $(grep -c '^[0-9]' \"$D/data/shapes_random.dat\") = 200 ] && "
+                      "grep -q '100 random shapes M x N x K (seed 1)' \"$D/shapes_random.svg\" && "
+                      "grep -q '>step5_fake: geometric mean 0.50×, minimum 0.50× at 4 x 3728 x 1655 (1 of 100 not PASS, not drawn)<' "
+                      "\"$D/shapes_random.svg\"");
     expect_rc(0, dir, "for h in 'skinny: M small' 'skinny: N small' 'deep K' 'layer: BERT-base 512 tokens' "
-                      "'layer: Llama-2-7B 16 tokens (decode)'; do grep -q \">$h<\" \"$D/shapes_nonsquare.svg\" || exit 1; done");
+                      "'layer: Llama-2-7B 16 tokens (decode)' 'small K' 'matrix-vector: M = 1' 'matrix-vector: N = 1' "
+                      "'tall and thin' 'tiny C: deep K' 'primes'; do grep -q \">$h<\" \"$D/shapes_nonsquare.svg\" || exit 1; done");
     /* The headings are bold in the SVG too (gnuplot names the font "Sans:Bold", which no browser knows). */
     expect_rc(0, dir, "grep -q 'font-weight=\"bold\"' \"$D/shapes_nonsquare.svg\" && ! grep -q 'Sans:Bold' \"$D/shapes_nonsquare.svg\"");
-    /* A CSV of some families only (make shapes SHAPES_ONLY=...): the chart its rows make, and a note. */
+    /* A CSV of some families only (make shapes SHAPES_ONLY=..., or one from before the random shapes):
+     * the charts its rows make, and a note for each other. */
     char *log;
     int rc = sh(&log, dir, "grep -v '^square,' \"$D/shapes.csv\" > \"$D/others.csv\" && "
-                "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes shapes_nonsquare && ls \"$D/others\"");
+                "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes shapes_nonsquare shapes_random && ls \"$D/others\"");
     cr_expect(rc == 0 && strstr(log, "chart: note: no square (M = N = K) shape in") && strstr(log, "shapes_nonsquare.svg") &&
-                  !strstr(log, "shapes.png"), "a CSV with no square drew, or did not say:\n%s", log);
+                  strstr(log, "shapes_random.svg") && !strstr(log, "shapes.png"), "a CSV with no square drew, or did not say:\n%s", log);
+    free(log);
+    rc = sh(&log, dir, "grep -v '^random,' \"$D/shapes.csv\" > \"$D/old.csv\" && "
+            MAKE "shapes-chart SHAPES_CSV=\"$D/old.csv\" OUT=\"$D/old\" && ls \"$D/old\"");
+    cr_expect(rc == 0 && strstr(log, "chart: note: no passing random shape in") && strstr(log, "shapes_nonsquare.svg") &&
+                  strstr(log, "shapes.svg") && !strstr(log, "shapes_random.png"), "a CSV with no random shape drew, or did not say:\n%s", log);
     free(log);
     expect_rc(2, dir, "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes 2> /dev/null");
+    expect_rc(2, dir, "python3 scripts/course.py chart \"$D/old.csv\" \"$D/old\" shapes_random 2> /dev/null");
     expect_rc(0, dir, "out=$(python3 scripts/course.py shapes \"$D/x.csv\" \"$D/step5\" --only cubes 2>&1); [ $? = 2 ] && "
-                      "echo \"$out\" | grep -q \"no such family\"");
+                      "echo \"$out\" | grep -q \"no such family (square, skinny, deep K, layer, small K, matrix-vector, "
+                      "tall and thin, tiny C, primes, random)\"");
+    rm_rf(dir);
+}
+
+/* make shapes-summary: each step's count, geometric mean and minimum over each family and over
+ * every shape, on a fixture whose ratios give round answers (tests/data/shapes_sample.csv): a
+ * FAIL row is not counted but named, and a family a step did not run has no row. */
+Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, MAKE "shapes-summary SHAPES_CSV=" SHAPES_FIXTURE " > \"$D/summary.md\"");
+    expect_golden(dir, "shapes_summary.md", "\"$D/summary.md\"");
+    expect_rc(0, dir, "grep -qx '| step5_pipeline | skinny | 2 | 0.60× | 0.40× | 4096 x 16 x 4096 | 1 |' \"$D/summary.md\" && "
+                      "grep -qx '| step6_unroll (whole track) | random (seed 7) | 2 | 2.00× | 0.50× | 3 x 5 x 7 | 0 |' \"$D/summary.md\"");
+    expect_rc(0, dir, "out=$(" MAKE "shapes-summary SHAPES_CSV=/no/such/shapes.csv 2>&1); [ $? = 2 ] && "
+                      "echo \"$out\" | grep -q 'shapes-summary: /no/such/shapes.csv: no such file: `make shapes`'");
     rm_rf(dir);
 }
 

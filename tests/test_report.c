@@ -12,7 +12,7 @@ static const char *const COLUMNS[] = {
     "step", "m", "n", "k", "alpha", "beta", "stages", "median_ms", "min_ms", "gflops",
     "cublas_median_ms", "cublas_gflops", "ratio", "err_over_bound", "verdict", "device",
     "sm_count", "cuda_runtime", "cuda_driver", "commit", "date_utc", "variant", "sm_clock_mhz", "power_w",
-    "temp_c", "measurements", "disturbed"};
+    "temp_c", "measurements", "disturbed", "kernel"};
 enum { VARIANT = 21 };
 enum { N_COLUMNS = sizeof COLUMNS / sizeof COLUMNS[0] };
 
@@ -80,7 +80,7 @@ static void filled_report(report_fixture *f)
     f->r.spread = 0.012;
 }
 
-Test(report, csv_header_has_the_27_columns_in_order)
+Test(report, csv_header_has_the_28_columns_in_order)
 {
     char *fields[32], *copy;
     int n = split_csv(CSV_HEADER, fields, 32, &copy);
@@ -96,6 +96,7 @@ Test(report, csv_row_values_in_their_columns)
     report_fixture fx;
     filled_report(&fx);
     run_report r = fx.r;
+    r.kernel = "128x128 tiles, at least 2 blocks an SM";
     char row[1024];
     int len = format_csv_row(row, sizeof row, &r);
     cr_expect_eq(len, (int)strlen(row), "returns what snprintf returns");
@@ -111,7 +112,8 @@ Test(report, csv_row_values_in_their_columns)
         "0.5000",                  /* cuBLAS median / our median */
         "0.25", "PASS", "NVIDIA H100 80GB HBM3", "132", "13.0", "12.8", "0123456789",
         "2026-11-21T23:59:59Z", "",   /* no variant: step 3 has no going-further track */
-        "1980", "452", "41", "1", "no"};
+        "1980", "452", "41", "1", "no",
+        "128x128 tiles  at least 2 blocks an SM"};   /* the kernel line, its commas gone */
     for (int i = 0; i < N_COLUMNS; i++)
         cr_expect_str_eq(f[i], expected[i], "column %d (%s) of: %s", i, COLUMNS[i], row);
     free(copy);

@@ -22,7 +22,7 @@ constexpr int EXAMPLE_STAGES = 3;   // step 6's default (main)
 // One plan as words: "512x512x512,tile:small,split:4,...".
 static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part track)
 {
-    step6_plan p = step6_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU);
+    step6_plan p = step6_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU, NULL);
     return snprintf(buf, len, "%dx%dx%d,tile:%s,split:%d,parts:%d,tiles:%lld,blocks:%lld,runs:%d,k_tiles:%lld", m, n,
                     k, TILE_NAMES[p.tile], p.split, p.parts, p.tiles, p.blocks, p.runs, p.k_tiles);
 }

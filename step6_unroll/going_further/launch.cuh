@@ -87,13 +87,27 @@ static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaSt
                  : launch_planned<K_PIPE_MAX, true, false>(g, p, stream);
 }
 
+// The plan: the candidate of least estimated time, or the one --plan names (none: an error).
 static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
 {
     plan_device dev;
     cudaError_t err = query_device(&dev);
     if (err == cudaSuccess)
-        *p = step6_plan_for(g->m, g->n, g->k, g->stages, g->track, g->unroll, &dev);
-    return err;
+        *p = step6_plan_for(g->m, g->n, g->k, g->stages, g->track, g->unroll, &dev, g->plan);
+    return err == cudaSuccess && !p->found ? cudaErrorInvalidValue : err;
+}
+
+// --plan NAME where NAME is none of the candidates: the run stops before it starts.
+static int track_refuse(const gemm_args *g, char *buf, size_t len)
+{
+    step6_plan p;
+    if (g->track == TRACK_CORE || !g->plan || plan_for(g, &p) != cudaErrorInvalidValue || p.found)
+        return g->track == TRACK_CORE && g->plan ? snprintf(buf, len, "--plan needs the track (--track core runs "
+                                                                     "step 6's own plan)") : 0;
+    char best[32];
+    step6_plan_name(&p, best, sizeof best);
+    return snprintf(buf, len, "--plan %s is none of the candidates for M=%d N=%d K=%d on this GPU (the plan's "
+                    "choice: %s)", g->plan, g->m, g->n, g->k, best);
 }
 
 // --track core: step6.cu's own launch; the track's plan otherwise.

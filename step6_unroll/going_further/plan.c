@@ -1,17 +1,22 @@
-/* plan.c - the track's launch plan (plan.h): every rule that picks a kernel, a tile, a split
- * of K or runs of k-tiles is here, once. The measurements behind each rule: README.md. */
+/* plan.c - the track's launch plan (plan.h): every candidate the track can run for the
+ * problem on the device, an estimate of each one's time, and the least. The model and its
+ * measured error: README.md, "How the plan chooses". */
 #include "plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../common/harness.h"
+#include "plan_costs.h"
 
 const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k", NULL};
 
+static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
 static long long tiles_of(int m, int n, tile_id t)
 {
-    return (long long)((m + TRACK_TILES[t].bm - 1) / TRACK_TILES[t].bm) * ((n + TRACK_TILES[t].bn - 1) / TRACK_TILES[t].bn);
+    return cdiv(m, TRACK_TILES[t].bm) * cdiv(n, TRACK_TILES[t].bn);
 }
 
 /* A stage holds a k-tile of A (transposed, rows padded by 4 floats) and one of B. */
@@ -29,146 +34,155 @@ static int blocks_per_sm(tile_id t, size_t smem, const plan_device *dev, const c
     return fit_blocks_per_sm(dev, &need, limit);
 }
 
-/* The share of the SMs' time the blocks fill: each SM runs its blocks, and the one with
- * the most, ceil(blocks / SMs) of them, sets the time. */
-static double wave_fill(long long blocks, int sms)
-{
-    return (double)blocks / ((double)((blocks + sms - 1) / sms) * sms);
-}
-
-/* One wave and a bit: more 128 x 128 tiles than SMs, fewer than twice as many (1536 has
- * 144 for 132 SMs: 12 SMs run two tiles while the others wait). Then 64 x 128 tiles where
- * their blocks fill the SMs' time better; and where they still fill less than three
- * quarters of it, K split in 2 over clusters (each share at least 128 deep), doubled
- * while that holds, up to 4. Measured at 1536, 1664 and 1792 (README, "One wave and a bit"). */
-static void plan_wave_and_a_bit(step6_plan *p, int k, long long large, long long mid, const plan_device *dev)
-{
-    if (wave_fill(mid, dev->sms) <= wave_fill(large, dev->sms))
-        return;
-    p->tile = TILE_MID;
-    while (p->track >= TRACK_SPLIT_K && dev->clusters && p->split < 4 && wave_fill(mid * p->split, dev->sms) < 0.75 &&
-           k >= 2 * p->split * 128)
-        p->split *= 2;
-}
-
-/* Warp tiles: 128 x 128 when there are at least as many as SMs (but see
- * plan_wave_and_a_bit below twice as many). Fewer: 64 x 128, and with split K (clusters)
- * 64 x 64 where even 64 x 128 leave more than every other SM idle; K
- * split over 2, 4 or 8 blocks a tile, doubled until every SM has a block (each share at
- * least 32 deep), then once more for a second block an SM where each share keeps at least
- * 128 of K and all the blocks fit at once. 64 x 128 tiles are never split in 8: there are
- * at least half as many as SMs, so the first doubling covers every SM. */
-static void plan_warp(step6_plan *p, int m, int n, int k, const plan_device *dev)
-{
-    p->kernel = KERNEL_WARP;
-    p->tile = TILE_LARGE;
-    long long large = tiles_of(m, n, TILE_LARGE);
-    if (large >= dev->sms) {
-        if (large < 2LL * dev->sms)
-            plan_wave_and_a_bit(p, k, large, tiles_of(m, n, TILE_MID), dev);
-        return;
-    }
-    p->tile = TILE_MID;
-    if (p->track < TRACK_SPLIT_K || !dev->clusters)
-        return;
-    if (2 * tiles_of(m, n, TILE_MID) < dev->sms)
-        p->tile = TILE_SMALL;
-    const char *limit;
-    long long tiles = tiles_of(m, n, p->tile);
-    long long slots = (long long)dev->sms * blocks_per_sm(p->tile, p->stages * stage_bytes(p->tile), dev, &limit);
-    while (p->split < MAX_SPLIT && tiles * p->split < dev->sms && k >= 2 * p->split * 32)
-        p->split *= 2;
-    if (p->split < MAX_SPLIT && k >= 2 * p->split * 128 && tiles * 2 * p->split <= slots)
-        p->split *= 2;
-}
-
-/* Wide tiles where there are enough for 9 SMs in 10, one block each. */
-static int plan_wide(step6_plan *p, int m, int n, const plan_device *dev)
-{
-    if (10 * tiles_of(m, n, TILE_WIDE) < 9LL * dev->sms)
-        return 0;
-    p->kernel = KERNEL_WIDE;
-    p->tile = TILE_WIDE;
-    return 1;
-}
-
 /* Stream-K: the wide tiles of a last partial wave after one or more whole ones go in runs
- * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. With fewer
- * tiles than SMs there is one wave, and K stays whole: the hand-over costs more there. */
-static int plan_runs(const step6_plan *p, const plan_device *dev)
+ * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. */
+static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
 {
-    if (p->kernel != KERNEL_WIDE || p->track < TRACK_STREAM_K || p->tiles < dev->sms || p->tiles % dev->sms == 0)
+    if (tiles < dev->sms || tiles % dev->sms == 0)
         return 0;
-    long long left = p->tiles % dev->sms, pieces = p->k_tiles < MAX_PIECES ? p->k_tiles : MAX_PIECES;
+    long long left = tiles % dev->sms, pieces = k_tiles < MAX_PIECES ? k_tiles : MAX_PIECES;
     return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
 }
 
-/* The area of C's tiles, C and its padding. */
-static long long padded(int m, int n, tile_id t)
+/* The rest of a candidate, from its kernel, tile, split, parts and whether it runs the last
+ * wave in runs: its grid, shared memory, blocks an SM and workspace. */
+static void complete(step6_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
 {
-    return tiles_of(m, n, t) * TRACK_TILES[t].bm * TRACK_TILES[t].bn;
-}
-
-/* The share of the SMs' block slots (as many blocks as they hold at once) the blocks fill. */
-static double slot_fill(long long blocks, tile_id t, int stages, const plan_device *dev)
-{
-    const char *limit;
-    return wave_fill(blocks, dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit));
-}
-
-/* The parts of a tile's K for tile t: as many as the SMs' block slots hold, each at least
- * `depth` k-tiles deep; 0 where that is fewer than 2, or their blocks fill less than three
- * quarters of the slots. */
-static int parts_for(int m, int n, int k, tile_id t, int depth, int stages, const plan_device *dev)
-{
-    const char *limit;
-    long long tiles = tiles_of(m, n, t), k_tiles = (k + TRACK_TILES[t].bk - 1) / TRACK_TILES[t].bk;
-    long long slots = (long long)dev->sms * blocks_per_sm(t, stages * stage_bytes(t), dev, &limit);
-    long long parts = slots / tiles < k_tiles / depth ? slots / tiles : k_tiles / depth;
-    return parts < 2 || 4 * tiles * parts < 3 * slots ? 0 : (int)parts;
-}
-
-/* The warp tiles K in parts may take, the larger first. The skinny shapes' three (128 x 64,
- * 32 x 128, 128 x 32) are built for a ring of stages, unrolled: not for one stage or
- * --unroll no (each kernel built is build time, in every architecture's build). */
-static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_TALL, TILE_SMALL, TILE_SHORT, TILE_NARROW};
-
-/* K in parts (stream_k.cuh), where there are fewer 128 x 128 tiles than SMs. First the wide
- * tiles (128 accumulators a thread, in their lean loop; --unroll yes keeps the warp tiles),
- * where they pad C no more than the warp tiles and each part is at least 64 k-tiles (512 of
- * K) deep, so that the trip through memory is small next to its work. Else the warp tile
- * that pads C least (the larger of two that pad it alike), in parts at least 16 k-tiles
- * (128 of K) deep, taken where the plan without them falls short: it fills less than three
- * quarters of the slots, or its tiles pad C more, or they are 64 x 64, the least efficient
- * (8 x 4 accumulators a thread).
- * Measured over the skinny, deep-K and small square shapes of `make shapes` (README, "K in
- * parts"). */
-static void plan_parts(step6_plan *p, int m, int n, int k, int unroll, const plan_device *dev)
-{
-    if (p->track < TRACK_STREAM_K || p->kernel != KERNEL_WARP || tiles_of(m, n, TILE_LARGE) >= dev->sms)
-        return;
-    tile_id t = TILE_LARGE;
-    for (size_t i = 1; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {
-        tile_id u = PART_TILES[i];
-        if ((u <= TILE_SMALL || (unroll != UNROLL_NO && p->stages > 1)) && padded(m, n, u) < padded(m, n, t))
-            t = u;
+    const tile_shape *t = &TRACK_TILES[p->tile];
+    p->tiles = tiles_of(m, n, p->tile);
+    p->k_tiles = cdiv(k, t->bk);
+    p->runs = with_runs ? runs_for(p->tiles, p->k_tiles, dev) : 0;
+    p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
+    p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile);
+    if (p->split > 1) {   /* the partial tiles are added up over the stages, and may need more */
+        size_t partial = (size_t)t->bm * t->bn * sizeof(float);
+        p->smem_bytes = p->smem_bytes > partial ? p->smem_bytes : partial;
     }
-    int parts = parts_for(m, n, k, TILE_WIDE, 64, p->stages, dev);
-    if (unroll != UNROLL_YES && padded(m, n, TILE_WIDE) <= padded(m, n, t) && parts) {
-        p->kernel = KERNEL_WIDE;
-        t = TILE_WIDE;
-    } else {
-        parts = parts_for(m, n, k, t, 16, p->stages, dev);
-        if (!parts || (p->tile != TILE_SMALL && padded(m, n, p->tile) == padded(m, n, t) &&
-                       slot_fill(tiles_of(m, n, p->tile) * p->split, p->tile, p->stages, dev) >= 0.75))
+    p->blocks_per_sm = blocks_per_sm(p->tile, p->smem_bytes, dev, &p->limit);
+    p->workspace_bytes = p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
+    if (p->runs) {   /* a slot for each piece of a cut tile (fewer than twice the SMs), a count
+                        for each left-over tile (fewer than the SMs) */
+        p->slots_bytes = (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float);
+        p->workspace_bytes = p->slots_bytes + (size_t)dev->sms * sizeof(int);
+    }
+}
+
+/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks, each
+ * k_tiles / (split x parts) k-tiles deep, as many at a time as it holds: the rounds take at
+ * least a block's fixed cost and its k-tiles at the pace of a block alone, and all its
+ * k-tiles at the pace of a full SM. Device memory carries A, B, C and any partial sums;
+ * each launch costs its own. */
+static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
+{
+    const tile_costs *c = &PLAN_COSTS.tile[p->tile];
+    double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
+    double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
+    double t = fmax(rounds * (c->block_us + depth * c->lone_us), per_sm * depth * c->busy_us);
+    if (p->split > 1)
+        t += rounds * PLAN_COSTS.cluster_us;
+    double bytes = 4.0 * ((double)m * k + (double)k * n + mn * p->parts);
+    t = PLAN_COSTS.launch_us + fmax(t, bytes / PLAN_COSTS.bytes_per_us);
+    if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
+        t += PLAN_COSTS.launch_us + 4.0 * mn * (p->parts + 1) / PLAN_COSTS.bytes_per_us;
+    if (p->runs)   /* the second launch: the left-over tiles' k-tiles in even runs, a block each */
+        t += PLAN_COSTS.launch_us + c->block_us + (double)(p->tiles - p->blocks) * p->k_tiles / p->runs * c->lone_us;
+    return t;
+}
+
+int step6_plan_name(const step6_plan *p, char *buf, size_t len)
+{
+    const tile_shape *t = &TRACK_TILES[p->tile];
+    if (p->parts > 1)
+        return snprintf(buf, len, "%dx%d/parts%d", t->bm, t->bn, p->parts);
+    if (p->split > 1)
+        return snprintf(buf, len, "%dx%d/split%d", t->bm, t->bn, p->split);
+    return snprintf(buf, len, "%dx%d%s", t->bm, t->bn, p->runs ? "/runs" : "");
+}
+
+/* Two candidates of one kind: the same tile, K shared the same way (a runner-up of the same
+ * kind, 8 parts against 9, says little). */
+static int same_kind(const step6_plan *a, const step6_plan *b)
+{
+    return a->tile == b->tile && (a->split > 1) == (b->split > 1) && (a->parts > 1) == (b->parts > 1) &&
+           !a->runs == !b->runs;
+}
+
+/* The search: each candidate is offered here; the least estimate wins, or the name asked for. */
+typedef struct {
+    int m, n, k;
+    const plan_device *dev;
+    const char *name;
+    step6_plan best, next;
+} search;
+
+static void offer(search *s, step6_plan c, int with_runs)
+{
+    complete(&c, s->m, s->n, s->k, with_runs, s->dev);
+    if (c.blocks_per_sm < 1 || (with_runs && !c.runs))
+        return;
+    c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev);
+    c.found = 1;
+    if (s->name) {
+        char name[32];
+        step6_plan_name(&c, name, sizeof name);
+        if (strcmp(name, s->name) != 0)
             return;
     }
-    p->tile = t;
-    p->split = 1;
-    p->parts = parts;
+    if (!s->best.found || c.est_us < s->best.est_us) {
+        if (s->best.found && !same_kind(&s->best, &c))
+            s->next = s->best;
+        s->best = c;
+    } else if (!same_kind(&s->best, &c) && (!s->next.found || c.est_us < s->next.est_us))
+        s->next = c;
 }
 
-step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev)
+/* The warp tiles K in parts may take. The skinny shapes' three (128 x 64, 32 x 128,
+ * 128 x 32) are built for a ring of stages, unrolled: not for one stage or --unroll no (each
+ * kernel built is build time, in every architecture's build). */
+static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
+
+static void offer_all(search *s, const step6_plan *base, int unroll)
+{
+    const plan_device *dev = s->dev;
+    step6_plan c = *base;
+    c.kernel = KERNEL_WARP;
+    for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K whole or split */
+        c.tile = t;
+        for (c.split = 1; c.split <= (t == TILE_LARGE ? 1 : t == TILE_MID ? 4 : MAX_SPLIT); c.split *= 2)
+            if (c.split == 1 || (base->track >= TRACK_SPLIT_K && dev->clusters && s->k >= c.split * 32))
+                offer(s, c, 0);
+    }
+    c.split = 1;
+    if (base->track >= TRACK_WIDE_TILES) {   /* wide tiles, the last wave in runs or not */
+        c.kernel = KERNEL_WIDE;
+        c.tile = TILE_WIDE;
+        offer(s, c, 0);
+        if (base->track >= TRACK_STREAM_K)
+            offer(s, c, 1);
+    }
+    if (base->track < TRACK_STREAM_K)
+        return;
+    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
+        tile_id t = PART_TILES[i];
+        int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
+        if ((wide && unroll == UNROLL_YES) || (skinny && (unroll == UNROLL_NO || base->stages < 2)))
+            continue;
+        c.kernel = wide ? KERNEL_WIDE : KERNEL_WARP;
+        c.tile = t;
+        /* each part at least 16 k-tiles deep (wide tiles: 64), all the blocks at once */
+        long long k_tiles = cdiv(s->k, TRACK_TILES[t].bk), depth = wide ? 64 : 16;
+        for (c.parts = 2; c.parts <= MAX_PARTS && c.parts * depth <= k_tiles; c.parts++) {
+            step6_plan d = c;
+            complete(&d, s->m, s->n, s->k, 0, dev);
+            if (d.blocks > (long long)dev->sms * d.blocks_per_sm)
+                break;
+            offer(s, c, 0);
+        }
+    }
+}
+
+step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+                          const char *name)
 {
     step6_plan p = {0};
     p.track = (track_part)track;
@@ -178,49 +192,34 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     p.split = 1;
     p.parts = 1;
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
-       the fewest any tile of the track holds, so that the choices below see them. */
+       the fewest any tile of the track holds, so that every candidate has them. */
     for (int t = 0; t < TILE_SHAPES; t++) {
         int fits = fit_stages(dev, 0, stage_bytes((tile_id)t), stages);
         p.stages = fits < p.stages ? fits : p.stages;
     }
     if (p.stages < 1)
         p.stages = 1;
-    if (p.track < TRACK_WIDE_TILES || !plan_wide(&p, m, n, dev)) {
-        plan_warp(&p, m, n, k, dev);
-        plan_parts(&p, m, n, k, unroll, dev);
+    search s = {m, n, k, dev, name, {0}, {0}};
+    offer_all(&s, &p, unroll);
+    if (!s.best.found) {   /* the name is none of the candidates: the plan's choice, marked so */
+        s.name = NULL;
+        offer_all(&s, &p, unroll);
+        s.best.found = 0;
     }
-    p.tiles = tiles_of(m, n, p.tile);
-    p.k_tiles = ((long long)k + TRACK_TILES[p.tile].bk - 1) / TRACK_TILES[p.tile].bk;
-    p.runs = plan_runs(&p, dev);
+    p = s.best;
+    if (s.next.found && !name) {
+        step6_plan_name(&s.next, p.next, sizeof p.next);
+        p.next_us = s.next.est_us;
+    }
 
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
     if (p.kernel == KERNEL_WIDE)
         p.loop = unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN;
     else
-        p.loop = unroll == UNROLL_NO ? LOOP_ROLLED : LOOP_UNROLLED;
-    if (p.stages == 1 && p.loop == LOOP_ROLLED)
-        p.loop = LOOP_UNROLLED;
-
-    p.blocks = p.tiles * p.split * p.parts;
-    p.smem_bytes = (size_t)p.stages * stage_bytes(p.tile);
-    if (p.split > 1) {   /* the partial tiles are added up over the stages, and may need more */
-        size_t partial = (size_t)TRACK_TILES[p.tile].bm * TRACK_TILES[p.tile].bn * sizeof(float);
-        p.smem_bytes = p.smem_bytes > partial ? p.smem_bytes : partial;
-    }
-    p.blocks_per_sm = blocks_per_sm(p.tile, p.smem_bytes, dev, &p.limit);
-    if (p.parts > 1)   /* a slice of M x N for each part */
-        p.workspace_bytes = (size_t)p.parts * m * n * sizeof(float);
-    if (p.runs > 0) {   /* the whole waves first, one block a tile; then the runs */
-        p.blocks = p.tiles - p.tiles % dev->sms;
-        /* a slot for each piece of a cut tile (fewer than twice the SMs), a count for each
-           left-over tile (fewer than the SMs) */
-        p.slots_bytes = (size_t)2 * dev->sms * TRACK_TILES[p.tile].bm * TRACK_TILES[p.tile].bn * sizeof(float);
-        p.workspace_bytes = p.slots_bytes + (size_t)dev->sms * sizeof(int);
-    }
+        p.loop = unroll == UNROLL_NO && p.stages > 1 ? LOOP_ROLLED : LOOP_UNROLLED;
     return p;
 }
-
 int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
@@ -248,6 +247,12 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     }
     tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
     fit_describe_blocks(&fit, t->min_blocks, blocks, sizeof blocks);
-    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces, %s",
-                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4, blocks);
+    char why[96] = "";   /* "; est. 41.0 us, next: 128x128, est. 48.2 us" */
+    if (p->est_us > 0)
+        snprintf(why, sizeof why, "; est. %.*f us", p->est_us < 100 ? 1 : 0, p->est_us);
+    if (p->next_us > 0)
+        snprintf(why + strlen(why), sizeof why - strlen(why), ", next: %s, est. %.*f us", p->next,
+                 p->next_us < 100 ? 1 : 0, p->next_us);
+    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces, %s%s",
+                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4, blocks, why);
 }

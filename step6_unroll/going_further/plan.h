@@ -95,16 +95,41 @@ typedef struct {
     size_t smem_bytes;        /* dynamic shared memory of a block */
     size_t workspace_bytes;   /* device memory the runs hand partial sums over in; 0: none */
     size_t slots_bytes;       /* of it, the slots of partial sums; a count for each tile follows */
+    double est_us;            /* the estimate of its time (plan.c), microseconds */
+    char next[32];            /* the runner-up: the best of another tile or way of sharing K */
+    double next_us;           /* its estimate; 0: none */
+    int found;                /* 0: no candidate has the name asked for (step6_plan_for) */
 } step6_plan;
 
+/* What the estimate of a candidate's time is made of (plan.c), in microseconds, measured by
+ * `make plan-costs` into plan_costs.h. For each tile: */
+typedef struct {
+    double lone_us;    /* a k-tile of a block alone on its SM (the latency of its loop) */
+    double busy_us;    /* a k-tile of an SM full of blocks (the SM's throughput) */
+    double block_us;   /* a block's fixed cost: the pipeline's prologue, writing C */
+} tile_costs;
+typedef struct {
+    double launch_us;      /* a launch, and a kernel's start and end */
+    double bytes_per_us;   /* device memory's bandwidth */
+    double cluster_us;     /* adding up a tile's partial sums over a cluster */
+    tile_costs tile[TILE_SHAPES];
+} plan_costs;
+
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
- * many pieces. */
-enum { MAX_PIECES = 4, MAX_SPLIT = 8 };
+ * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
+enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 128 };
 
 /* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
  * `track` (a track_part from TRACK_WARP_TILES on: TRACK_CORE is step6.cu's) and --unroll's
- * `unroll` (UNROLL_AS_PLANNED, _NO or _YES). */
-step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev);
+ * `unroll` (UNROLL_AS_PLANNED, _NO or _YES): of every candidate the track can run there, the
+ * one of least estimated time, or (name not NULL) the one of that name (--plan;
+ * step6_plan_name), `found` 0 where there is none. */
+step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+                          const char *name);
+
+/* A candidate's name, as --plan takes it: "128x128" (K whole), "64x128/split4" (K split over
+ * a cluster), "128x64/parts8" (K in 8 parts), "128x256/runs" (the last wave in runs). */
+int step6_plan_name(const step6_plan *p, char *buf, size_t len);
 
 /* The report's kernel line for the plan ("64x128 tiles of 8x8 a thread in warps of 32x64,
  * K split in 4 over a cluster, ..."). Returns what snprintf returns. */
