@@ -333,7 +333,7 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
         const char *line;
     } want[] = {
         {256, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 8 over a cluster"},
-        {512, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 4 over a cluster"},
+        {512, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 8 over a cluster"},
         {1024, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster"},
         {2048, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole, 3 stages, a lean loop"},
         {4096, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 396 tiles, then 116 tiles in 132 runs"},

@@ -146,9 +146,9 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     const plan_device *dev = s->dev;
     step6_plan c = *base;
     c.kernel = KERNEL_WARP;
-    for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K whole or split */
-        c.tile = t;
-        for (c.split = 1; c.split <= (t == TILE_LARGE ? 1 : t == TILE_MID ? 4 : MAX_SPLIT); c.split *= 2)
+    for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K split or whole: on a tie */
+        c.tile = t;                                          /* the most blocks, the first offered */
+        for (c.split = t == TILE_LARGE ? 1 : t == TILE_MID ? 4 : MAX_SPLIT; c.split >= 1; c.split /= 2)
             if (c.split == 1 || (base->track >= TRACK_SPLIT_K && dev->clusters && s->k >= c.split * 32))
                 offer(s, c, 0);
     }
@@ -169,13 +169,16 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
             continue;
         c.kernel = wide ? KERNEL_WIDE : KERNEL_WARP;
         c.tile = t;
-        /* each part at least 16 k-tiles deep (wide tiles: 64), all the blocks at once */
+        /* each part at least 16 k-tiles deep (wide tiles: 64), all the blocks at once: every
+           count to 16, then a quarter more each time, and the most there may be */
         long long k_tiles = cdiv(s->k, TRACK_TILES[t].bk), depth = wide ? 64 : 16;
-        for (c.parts = 2; c.parts <= MAX_PARTS && c.parts * depth <= k_tiles; c.parts++) {
-            step6_plan d = c;
-            complete(&d, s->m, s->n, s->k, 0, dev);
-            if (d.blocks > (long long)dev->sms * d.blocks_per_sm)
-                break;
+        c.parts = 1;
+        complete(&c, s->m, s->n, s->k, 0, dev);
+        long long most = (long long)dev->sms * c.blocks_per_sm / c.tiles;
+        most = most < k_tiles / depth ? most : k_tiles / depth;
+        most = most < MAX_PARTS ? most : MAX_PARTS;
+        for (long long p = 2; p <= most; p = p < 16 ? p + 1 : p + p / 4 < most ? p + p / 4 : p == most ? most + 1 : most) {
+            c.parts = (int)p;
             offer(s, c, 0);
         }
     }
