@@ -8,7 +8,8 @@
 //   wide_copies=4:2                   the wide tiles' copy parts a k-tile: A's row passes, B's
 //   split_k_example=512x512x512,tile:small,split:4,tiles:64,blocks:256,k_tiles:64
 //   stream_k_example=4096x4096x4096,tile:wide,tiles:512,blocks:396,runs:132,k_tiles:512
-//                                     the plans (plan.c) of the shapes the lesson draws, on EXAMPLE_GPU
+//                                     candidates of the plan (plan.c) the lesson draws, on EXAMPLE_GPU:
+//                                     the one named (--plan), or the plan's choice
 //   example_sms=132                   that GPU's SMs
 
 // The tiles' names, in TRACK_TILES's order (tile_id).
@@ -20,9 +21,9 @@ static const plan_device EXAMPLE_GPU = {132, 227 * 1024, 228 * 1024, 1024, 65536
 constexpr int EXAMPLE_STAGES = 3;   // step 6's default (main)
 
 // One plan as words: "512x512x512,tile:small,split:4,...".
-static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part track)
+static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part track, const char *name)
 {
-    step6_plan p = step6_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU, NULL);
+    step6_plan p = step6_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU, name);
     return snprintf(buf, len, "%dx%dx%d,tile:%s,split:%d,parts:%d,tiles:%lld,blocks:%lld,runs:%d,k_tiles:%lld", m, n,
                     k, TILE_NAMES[p.tile], p.split, p.parts, p.tiles, p.blocks, p.runs, p.k_tiles);
 }
@@ -42,8 +43,8 @@ static int track_describe(char *buf, size_t len)
                  TILE_NAMES[t], s->bm, s->bn, s->bk, s->wm, s->wn, s->tm, s->tn, s->threads, s->min_blocks);
     }
     using P = copy_plan<wide>;
-    describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K);
-    describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_STREAM_K);
+    describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K, "64x64/split4");
+    describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_STREAM_K, NULL);
     return snprintf(buf, len,
                     "unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
                     "stream_k_example=%s example_sms=%d",

@@ -10,7 +10,7 @@
 //     K check, its row and column checks worked out once (whole_copies);
 //   - a k-tile's copies are issued a part (a row pass) a slice, among the FMAs, not all
 //     at once after the barrier, where they stalled both warps of a scheduler together.
-// The plan runs these tiles where there are enough of them for 9 SMs in 10.
+// The plan runs these tiles where its estimate says they are fastest (plan.c).
 //   ./step6 4096 --track wide-tiles
 
 using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumulators each
