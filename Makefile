@@ -213,6 +213,7 @@ help:
 	@echo "make track-table    the table from plots/track.csv (no GPU)"
 	@echo "make track-shapes   (GPU) the track's last part off and on at skinny and deep-K shapes: plots/track_shapes.csv"
 	@echo "make plan-costs     (GPU) the costs of step 6's estimated plan, measured: step6_unroll/going_further/plan_costs.h (then make step6)"
+	@echo "make plan-check     (GPU) step 6's choice and its runner-up (--plan) at every shape of make shapes: plots/plan_check.csv"
 	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K, layer, small-K,"
 	@echo "                    matrix-vector, tall-and-thin, tiny-C and prime shapes and 100 random ones (SHAPES_SEED=1):"
 	@echo "                    plots/shapes.csv, its summary, plots/shapes{,_nonsquare,_random}.{png,svg}"

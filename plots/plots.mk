@@ -80,7 +80,7 @@ SHAPES_ONLY ?=
 # A chart whose family the CSV lacks (the random shapes, in a CSV from before them) is left out with a note.
 SHAPES_CHARTS = shapes shapes_nonsquare shapes_random
 
-.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes plan-costs \
+.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes plan-costs plan-check \
         shapes shapes-chart shapes-summary
 
 # The GPU's FP32 FMA throughput first (./fma_peak), into plots/peak.csv: the ceiling the
@@ -129,6 +129,13 @@ PLAN_COSTS = step6_unroll/going_further/plan_costs.h
 plan-costs: step6
 	@$(COURSE) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
 	@echo "plan-costs: make step6 builds them in"
+
+# make plan-check: step 6's choice and its runner-up (--plan) at each shape of make shapes (SHAPES_ONLY,
+# SHAPES_SEED): how often the choice was the faster, how close the estimates came.
+PLAN_CHECK_CSV = plots/plan_check.csv
+
+plan-check: step6
+	@$(COURSE) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
 
 track-shapes: step6
 	@$(COURSE) shapes '$(TRACK_SHAPES_CSV)' $(TRACK_SHAPES_RUNS) --only 'skinny,deep K' --reps '$(REPS)' $(RUN_FLAGS)

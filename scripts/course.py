@@ -699,6 +699,85 @@ def cmd_plan_costs(a):
     print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.2f} us")
 
 
+# make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names
+# ("next:", run with --plan), one after the other: how often the choice was the faster, and how close each
+# estimate came to its measured time.
+ESTIMATE = re.compile(r"est\. ([\d.]+) us(?:[,\s]+next: ([^,\s]+)[,\s]+est\. ([\d.]+) us)?")   # commas: spaces in a CSV
+PLAN_CHECK_COLUMNS = ("family,shape,m,n,k,ratio,choice_us,choice_est_us,next,next_us,next_est_us,"
+                      "device,commit,date_utc").split(",")
+
+
+def step_row(binary, m, n, k, reps, more=()):
+    """One run's CSV row as a dict, or None (its error on stderr) when it did not pass."""
+    p = subprocess.run([binary, m, n, k, "--reps", str(reps), "--csv-header", *more], capture_output=True, text=True,
+                       timeout=600)
+    lines = p.stdout.strip().splitlines()
+    r = dict(zip(lines[-2].split(","), next(csv.reader([lines[-1]])))) if len(lines) >= 2 else {}
+    if p.returncode != 0 or r.get("verdict") != "PASS":
+        print(f"    {binary} {m} {n} {k} {' '.join(more)}: exit {p.returncode} {p.stderr.strip()[-300:]}")
+        return None
+    return r
+
+
+def plan_check_summary(rows, source):
+    """How often the choice ran faster than its runner-up, and the estimates against the measured times."""
+    both = [r for r in rows if r["next_us"]]
+    won = [r for r in both if float(r["choice_us"]) <= float(r["next_us"])]
+    close = [r for r in both if float(r["choice_us"]) <= 1.01 * float(r["next_us"])]
+    out = [f"The choice ran faster than its runner-up at {len(won)} of {len(both)} shapes (within 1% at "
+           f"{len(close)}); {len(rows) - len(both)} of {len(rows)} had no runner-up."]
+    for label, est, meas in (("the choice", "choice_est_us", "choice_us"), ("the runner-up", "next_est_us", "next_us")):
+        q = sorted(float(r[est]) / float(r[meas]) for r in rows if r[meas] and r[est])
+        if q:
+            out.append(f"Estimated over measured time, {label}: median {statistics.median(q):.2f}, 10% to 90% "
+                       f"{q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}, least {q[0]:.2f}, most {q[-1]:.2f} "
+                       f"({len(q)} shapes).")
+    worst = sorted(both, key=lambda r: float(r["next_us"]) / float(r["choice_us"]))[:5]
+    faster = "; ".join(f"{r['m']} x {r['n']} x {r['k']} {r['next']} {float(r['choice_us']) / float(r['next_us']):.2f}x as fast"
+                       for r in worst if float(r["next_us"]) < float(r["choice_us"]))
+    out += [f"Where the runner-up ran fastest against the choice: {faster or 'nowhere'}."]
+    return out + [f"Measured on {rows[0]['device']}, commit {rows[0]['commit']}; from {source}." if rows else ""]
+
+
+def cmd_plan_check(a):
+    shapes = shape_list(a.seed)
+    if a.only:
+        shapes = [sh for sh in shapes if sh[0] in a.only.split(",")]
+        if not shapes:
+            raise Fail(f"--only '{a.only}': no such family")
+    rows = []
+    for i, (family, name, size) in enumerate(shapes, 1):
+        m, n, k = size.split("x")
+        print(f"[{i}/{len(shapes)}] {size}")
+        c = step_row(a.step6, m, n, k, a.reps)
+        e = c and ESTIMATE.search(c.get("kernel", ""))
+        if c and not e:
+            raise Fail(f"{a.step6}'s kernel line gives no estimate ('est. ... us'): is it step 6 with its track?")
+        if not c:
+            continue
+        r = dict(family=family, shape=name, m=m, n=n, k=k, ratio=c["ratio"], choice_us=f"{1000 * float(c['median_ms']):.3f}",
+                 choice_est_us=e[1], next=e[2] or "", next_us="", next_est_us=e[3] or "", device=c["device"],
+                 commit=c["commit"], date_utc=c["date_utc"])
+        if e[2]:
+            x = step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
+            r["next_us"] = f"{1000 * float(x['median_ms']):.3f}" if x else ""
+        rows.append(r)
+    if not rows:
+        raise Fail("no shape passed: is there a GPU?", 1)
+    write_whole(a.csv, "".join(",".join(line) + "\n" for line in
+                               [PLAN_CHECK_COLUMNS] + [[r[c] for c in PLAN_CHECK_COLUMNS] for r in rows]))
+    print(f"plan-check: wrote {a.csv}, {len(rows)} of {len(shapes)} shapes")
+    print("\n".join(plan_check_summary(rows, a.csv)))
+
+
+def cmd_plan_check_summary(a):
+    with open(a.csv, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or any(c not in rows[0] for c in PLAN_CHECK_COLUMNS):
+        raise Fail(f"{a.csv} is not a CSV of make plan-check (its columns: {','.join(PLAN_CHECK_COLUMNS)})")
+    print("\n".join(plan_check_summary(rows, a.csv)))
+
+
 def cmd_run(a):
     return run_steps(a.out, a.runs, a.sizes, a.reps, a.extra, timeout=a.timeout)
 
@@ -1389,6 +1468,10 @@ def main():
     p.add_argument("--seed", type=int, default=1, help="the random family's seed (make shapes SHAPES_SEED=)")
     p = sub.add_parser("shapes-summary", help="each step's ratio to cuBLAS over each family of a CSV of make shapes")
     p.add_argument("csv")
+    p = sub.add_parser("plan-check", help="step 6's choice and its runner-up at every shape of make shapes into CSV")
+    p.add_argument("step6"), p.add_argument("csv"), p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--only", help="families, comma-separated"), p.add_argument("--seed", type=int, default=1)
+    sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
     p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
     p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
     p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")

@@ -455,6 +455,35 @@ Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
     rm_rf(dir);
 }
 
+/* make plan-check: at each shape, step 6's choice and then the runner-up its kernel line names
+ * (--plan); the CSV and how often the choice was the faster. The stand-in step: the choice
+ * takes 10 us (estimated 9), the runner-up 64x64 20 us (estimated 25), except at M = 1009
+ * (two of the primes), where it takes 5 us; M = 701 has no runner-up. */
+Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "cat > \"$D/step6\" <<'EOF'\n"
+                      "#!/bin/sh\n"
+                      "plan=; prev=; for a in \"$@\"; do [ \"$prev\" = --plan ] && plan=$a; prev=$a; done\n"
+                      "echo step,m,n,k,median_ms,ratio,verdict,device,commit,date_utc,kernel\n"
+                      "t=0.010000; next=' next: 64x64  est. 25.0 us'; [ $1 = 701 ] && next=\n"
+                      "if [ -n \"$plan\" ]; then t=0.020000; [ $1 = 1009 ] && t=0.005000; fi\n"
+                      "echo \"step6_unroll,$1,$2,$3,$t,1.0,PASS,Stand-in GPU,abc,2026-01-01T00:00:00Z,128x128 tiles; est. 9.0 us $next\"\n"
+                      "EOF\n"
+                      "chmod +x \"$D/step6\"");
+    expect_rc(0, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
+    expect_rc(0, dir, "[ $(wc -l < \"$D/check.csv\") = 12 ] && "
+                      "grep -qx 'primes,,701,701,701,1.0,10.000,9.0,,,,Stand-in GPU,abc,2026-01-01T00:00:00Z' \"$D/check.csv\" && "
+                      "grep -qx 'primes,,1009,1009,1009,1.0,10.000,9.0,64x64,5.000,25.0,Stand-in GPU,abc,2026-01-01T00:00:00Z' \"$D/check.csv\"");
+    expect_rc(0, dir, "grep -qx 'The choice ran faster than its runner-up at 8 of 10 shapes (within 1%% at 8); 1 of 11 had "
+                      "no runner-up.' \"$D/log\" && grep -q 'the runner-up: median 1.25, ' \"$D/log\" && "
+                      "grep -q 'against the choice: 1009 x 1009 x 1009 64x64 2.00x as fast; 1009 x 2003 x 3001' \"$D/log\"");
+    expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 8 of 10 shapes'");
+    expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
+    rm_rf(dir);
+}
+
 Test(run, the_old_csv_stays_when_nothing_passes)
 {
     char dir[256];
