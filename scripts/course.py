@@ -638,13 +638,10 @@ PLAN_DEPTHS = (64, 256)   # k-tiles a block, the two runs of each tile
 
 
 def plan_run(binary, m, n, k, plan, reps):
-    """One run of step 6 with --plan: (median microseconds, blocks an SM from its kernel line)."""
-    p = subprocess.run([binary, str(m), str(n), str(k), "--plan", plan, "--reps", str(reps), "--csv-header"],
-                       capture_output=True, text=True, timeout=300)
-    lines = p.stdout.strip().splitlines()
-    if p.returncode != 0 or len(lines) < 2:
-        raise Fail(f"{binary} {m} {n} {k} --plan {plan}: exit {p.returncode}\n{p.stdout}{p.stderr}", 1)
-    r = dict(zip(lines[-2].split(","), next(csv.reader([lines[-1]]))))
+    """One run of step 6 with --plan: (median microseconds, blocks an SM from its kernel line, its CSV row)."""
+    r = step_row(binary, str(m), str(n), str(k), reps, ("--plan", plan))
+    if not r:
+        raise Fail(f"{binary} {m} {n} {k} --plan {plan} did not pass (see above)", 1)
     per_sm = re.search(r"(\d+) blocks? an SM", r.get("kernel", ""))
     print(f"  {m} x {n} x {k} --plan {plan}: {1000 * float(r['median_ms']):.1f} us")
     return 1000 * float(r["median_ms"]), int(per_sm.group(1)) if per_sm else 1, r

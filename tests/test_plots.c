@@ -484,6 +484,37 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
     rm_rf(dir);
 }
 
+/* make plan-costs: each cost from two runs of a candidate (--plan) that differ only in K. The
+ * stand-in step takes 4 us and 0.5 us a k-tile of a block, times the blocks an SM runs beyond
+ * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile alone costs 0.5 us
+ * and on a full SM 0.5 us (2 blocks' k-tiles in 2 x 0.5 us); the header it writes compiles
+ * against plan.h. */
+Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "cat > \"$D/step6\" <<'EOF'\n"
+                      "#!/usr/bin/env python3\n"
+                      "import sys\n"
+                      "a = sys.argv[1:]\n"
+                      "if a == ['--describe']:\n"
+                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
+                      "m, n, k = map(int, a[:3]); plan = a[a.index('--plan') + 1]\n"
+                      "bm, bn = map(int, plan.split('/')[0].split('x')); parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
+                      "blocks = -(-m // bm) * -(-n // bn) * parts; kt = -(-k // 8) // parts\n"
+                      "us = 4 + 0.5 * kt * max(1, blocks / 132)\n"
+                      "print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
+                      "print(f'step6_unroll,{m},{n},{k},{us / 1000:.6f},PASS,132,Stand-in GPU,abc,{bm}x{bn} tiles  at least 2 blocks an SM')\n"
+                      "EOF\n"
+                      "chmod +x \"$D/step6\"");
+    expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
+    expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
+                      "grep -q '{0.5000, 0.5000, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
+                      "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].lone_us > 0 ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
+                      "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
+    rm_rf(dir);
+}
+
 Test(run, the_old_csv_stays_when_nothing_passes)
 {
     char dir[256];
