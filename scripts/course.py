@@ -689,7 +689,6 @@ def cmd_plan_costs(a):
             f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
-            f"#define PLAN_COSTS_SOURCE \"{device}, commit {commit}, {date}\"\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
             f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.3f},\n    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)

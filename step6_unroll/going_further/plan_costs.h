@@ -2,7 +2,6 @@
  * (scripts/course.py plan-costs): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit b0504566b2, 2026-11-25.
  * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other
  * costs; `make plan-costs` there writes its own. */
-#define PLAN_COSTS_SOURCE "NVIDIA H100 80GB HBM3, commit b0504566b2, 2026-11-25"
 static const plan_costs PLAN_COSTS = {
     4.75, 3.01e+06, 1.088,
     {
