@@ -70,12 +70,15 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
 /* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks, each
  * k_tiles / (split x parts) k-tiles deep, as many at a time as it holds: the rounds take at
  * least a block's fixed cost and its k-tiles at the pace of a block alone, and all its
- * k-tiles at the pace of a full SM. Device memory carries A, B, C and any partial sums;
- * each launch costs its own. */
+ * k-tiles at the pace of a full SM. Where every block starts at once, they are not spread
+ * evenly: the busiest SM is counted with its share of SPREAD more. Device memory carries
+ * A, B, C and any partial sums; each launch costs its own. */
 static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
+    if (rounds == 1)
+        per_sm = fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
     double t = fmax(rounds * (c->block_us + depth * c->lone_us), per_sm * depth * c->busy_us);
     if (p->split > 1)
