@@ -427,6 +427,39 @@ Test(plan, the_estimate_is_the_lessons_arithmetic)
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
 }
 
+/* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128
+ * tiles with K split in 4, 392 blocks (2.97 an SM) count as 4 on the busiest SM, each 28
+ * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */
+Test(plan, blocks_that_start_at_once_count_unevenly)
+{
+    step6_plan p = step6_plan_for(896, 896, 896, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
+    const tile_costs *c = &PLAN_COSTS.tile[TILE_MID];
+    double per_sm = 4, depth = 28;
+    double work = fmax(c->block_us + depth * c->lone_us, per_sm * depth * c->busy_us) + PLAN_COSTS.cluster_us;
+    cr_assert(p.found && p.blocks == 392 && p.blocks_per_sm == 4);
+    cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + work, 1e-9);
+}
+
+/* Without clusters (an A100, an RTX 4090, a Hopper running a binary without sm_90 code) the
+ * small and skinny shapes with a deep K put it in parts rather than leave most SMs idle. */
+Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
+{
+    static const int shapes[][3] = {{300, 200, 2049}, {2049, 18, 2049}, {1, 4096, 4096}, {4096, 1, 4096},
+                                    {64, 64, 65536}, {16, 8192, 8192}, {8192, 16, 8192}};
+    plan_device none = *hopper();
+    none.clusters = 0;
+    const plan_device *devs[] = {&GPUS[3].dev, &GPUS[6].dev, &none};
+    for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            const int *x = shapes[s];
+            step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
+            char name[32];
+            step6_plan_name(&p, name, sizeof name);
+            cr_expect(p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2, "%s, %dx%dx%d: %s",
+                      d == 2 ? "Hopper without clusters" : GPUS[d == 0 ? 3 : 6].name, x[0], x[1], x[2], name);
+        }
+}
+
 /* The kernel line says what the plan chose, and its width of B's copies follows N, then its
  * estimate. */
 static void expect_line(const char *line, const char *want)
