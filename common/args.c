@@ -356,7 +356,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             break;
         }
         case OPT_PLAN: {
-            char q[80];
+            char q[80], rest[8] = "";
             int bm, bn, count, used = 0;
             if (!step->track)
                 return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
@@ -365,7 +365,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             if (ok && *tail)
                 ok = strcmp(tail, "/runs") == 0 ||
                      ((sscanf(tail, "/split%4d%n", &count, &used) == 1 || sscanf(tail, "/parts%4d%n", &count, &used) == 1) &&
-                      count > 1 && tail[used] == '\0');
+                      count > 1 && tail[used] == '\0' && sscanf(tail, "%*[/a-z]%*d%7s", rest) <= 0);
             if (!ok)
                 return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
                             "TILE/runs, TILE as 128x128)", quote(q, sizeof q, arg));

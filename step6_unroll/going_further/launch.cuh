@@ -100,13 +100,10 @@ static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
 // --plan NAME where NAME is none of the candidates: the run stops before it starts.
 static int track_refuse(const gemm_args *g, char *buf, size_t len)
 {
-    if (!g->plan)
-        return 0;
-    if (g->track == TRACK_CORE)
-        return snprintf(buf, len, "--plan needs the track (--track core runs step 6's own plan)");
     step6_plan p;
-    if (plan_for(g, &p) != cudaErrorInvalidValue || p.found)
-        return 0;
+    if (g->track == TRACK_CORE || !g->plan || plan_for(g, &p) != cudaErrorInvalidValue || p.found)
+        return g->track == TRACK_CORE && g->plan ? snprintf(buf, len, "--plan needs the track (--track core runs "
+                                                                     "step 6's own plan)") : 0;
     char best[32];
     step6_plan_name(&p, best, sizeof best);
     return snprintf(buf, len, "--plan %s is none of the candidates for M=%d N=%d K=%d on this GPU (the plan's "
