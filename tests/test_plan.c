@@ -448,15 +448,16 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
                                     {64, 64, 65536}, {16, 8192, 8192}, {8192, 16, 8192}};
     plan_device none = *hopper();
     none.clusters = 0;
-    const plan_device *devs[] = {&GPUS[3].dev, &GPUS[6].dev, &none};
+    const plan_device *devs[] = {&GPUS[3].dev, &GPUS[6].dev, &none};   /* A100 80 GB, RTX 4090 */
+    const char *names[] = {GPUS[3].name, GPUS[6].name, "Hopper without clusters"};
     for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             const int *x = shapes[s];
             step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
             char name[32];
             step6_plan_name(&p, name, sizeof name);
-            cr_expect(p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2, "%s, %dx%dx%d: %s",
-                      d == 2 ? "Hopper without clusters" : GPUS[d == 0 ? 3 : 6].name, x[0], x[1], x[2], name);
+            cr_expect(p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2, "%s, %dx%dx%d: %s", names[d], x[0], x[1],
+                      x[2], name);
         }
 }
 

@@ -773,8 +773,6 @@ Test(tools, cc_is_gcc_unless_set)
     free(log);
 }
 
-/* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
- * that step's sources; and a changed quote is caught. */
 /* Each lesson's evidence folder holds only files the lesson cites, at most 12, each named for
  * what it shows (no issue or run number, no commit hash); every file a lesson cites is there. */
 Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
@@ -807,6 +805,8 @@ Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
     rm_rf(dir);
 }
 
+/* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
+ * that step's sources; and a changed quote is caught. */
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
