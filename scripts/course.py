@@ -662,37 +662,33 @@ def cmd_plan_costs(a):
         bm, bn, bk = map(int, shape.split("x"))
         parts = 2 if name in ("tall", "short", "narrow") else 1   # built for K in parts only
         plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
-        lone, busy = [], []
-        for depth in PLAN_DEPTHS:
-            k = bk * depth * parts
-            lone.append(plan_run(a.step6, bm * sms // parts, bn, k, plan, a.reps)[:2])
-        per_sm = lone[0][1]
-        for depth in PLAN_DEPTHS:
-            k = bk * depth * parts
-            busy.append(plan_run(a.step6, bm * sms * per_sm // parts, bn, k, plan, a.reps)[0])
+        def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
+            return [plan_run(a.step6, bm * sms * b // parts, bn, bk * depth * parts, plan, a.reps)[:2]
+                    for depth in PLAN_DEPTHS]
+        runs = [at(1)]   # its kernel line says how many blocks an SM holds
+        runs += [at(b) for b in range(2, runs[0][0][1] + 1)]
         span = PLAN_DEPTHS[1] - PLAN_DEPTHS[0]
-        lone_us = (lone[1][0] - lone[0][0]) / span
-        busy_us = (busy[1] - busy[0]) / span / per_sm
+        k_tile_us = [(deep[0] - shallow[0]) / span for shallow, deep in runs]
         extra = 0.0
         if parts > 1:   # the second kernel: reads both parts' slices, writes C
             m = bm * sms // parts
             extra = launch + 4.0 * m * bn * (parts + 1) / bytes_per_us
-        block_us = max(0.0, lone[0][0] - launch - extra - PLAN_DEPTHS[0] * lone_us)
-        tiles.append((f"{bm}x{bn}", lone_us, busy_us, block_us))
+        block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
+        tiles.append((f"{bm}x{bn}", k_tile_us, block_us))
     m = 64 * sms // 2
     split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
     whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
-    cluster_us = max(0.0, split - whole)
+    cluster_us = max(0.0, split - whole) / (64 * 128 / 1024)   # a block's share, for each 1024 floats of its tile
     date = time.strftime("%Y-%m-%d", time.gmtime())
-    rows = "".join(f"        {{{lo:.4f}, {bu:.4f}, {bl:.3f}}},   /* {name} */\n" for name, lo, bu, bl in tiles)
+    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}}},   /* {name} */\n" for name, kt, bl in tiles)
     text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
             f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
-            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.3f},\n    {{\n{rows}    }},\n}};\n")
+            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)
-    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.2f} us")
+    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us")
 
 
 # make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names

@@ -333,7 +333,7 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
         const char *line;
     } want[] = {
         {256, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 8 over a cluster"},
-        {512, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 8 over a cluster"},
+        {512, "64x64 tiles of 8x4 a thread in warps of 32x32, K split in 4 over a cluster"},
         {1024, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster"},
         {2048, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole, 3 stages, a lean loop"},
         {4096, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 396 tiles, then 116 tiles in 132 runs"},
@@ -421,10 +421,31 @@ Test(plan, the_estimate_is_the_lessons_arithmetic)
     step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
     double per_sm = 8, rounds = 4, depth = 512;
-    double work = fmax(rounds * (c->block_us + depth * c->lone_us), per_sm * depth * c->busy_us);
+    double work = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
+                                     per_sm * depth * c->k_tile_us[1] / 2);
     double memory = 4.0 * 3 * 4096 * 4096 / PLAN_COSTS.bytes_per_us;
     cr_assert(p.found && p.blocks == 1024 && p.blocks_per_sm == 2);
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
+}
+
+/* An SM goes at the pace of the blocks it holds at once, and each block of a split tile adds
+ * up its share of the partial sums: at 512 in 64 x 64 tiles, K split in 4 is 256 blocks, 2
+ * on the busiest SM, each 16 k-tiles deep; split in 8, 512 blocks, 4 on it, 8 deep. The
+ * same k-tiles an SM, and the lesson's worked example. */
+Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
+{
+    const tile_costs *c = &PLAN_COSTS.tile[TILE_SMALL];
+    double share = PLAN_COSTS.cluster_us * 64 * 64 / 1024;
+    static const struct { const char *name; int blocks, per_sm, depth; } split[] = {
+        {"64x64/split4", 256, 2, 16}, {"64x64/split8", 512, 4, 8}};
+    for (int i = 0; i < 2; i++) {
+        step6_plan p = step6_plan_for(512, 512, 512, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), split[i].name);
+        double per_sm = split[i].per_sm, depth = split[i].depth;
+        double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[split[i].per_sm - 1]) +
+                      per_sm * share;
+        cr_assert(p.found && p.blocks == split[i].blocks && p.blocks_per_sm == 4, "%s", split[i].name);
+        cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + work, 1e-9, "%s", split[i].name);
+    }
 }
 
 /* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128
@@ -435,7 +456,8 @@ Test(plan, blocks_that_start_at_once_count_unevenly)
     step6_plan p = step6_plan_for(896, 896, 896, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_MID];
     double per_sm = 4, depth = 28;
-    double work = fmax(c->block_us + depth * c->lone_us, per_sm * depth * c->busy_us) + PLAN_COSTS.cluster_us;
+    double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[3]) +
+                  per_sm * PLAN_COSTS.cluster_us * 64 * 128 / 1024;
     cr_assert(p.found && p.blocks == 392 && p.blocks_per_sm == 4);
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + work, 1e-9);
 }

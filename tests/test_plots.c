@@ -486,8 +486,8 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
 
 /* make plan-costs: each cost from two runs of a candidate (--plan) that differ only in K. The
  * stand-in step takes 4 us and 0.5 us a k-tile of a block, times the blocks an SM runs beyond
- * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile alone costs 0.5 us
- * and on a full SM 0.5 us (2 blocks' k-tiles in 2 x 0.5 us); the header it writes compiles
+ * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile of a block alone
+ * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us; the header it writes compiles
  * against plan.h. */
 Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
 {
@@ -509,8 +509,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "chmod +x \"$D/step6\"");
     expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
-                      "grep -q '{0.5000, 0.5000, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
-                      "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].lone_us > 0 ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
+                      "grep -q '{{0.5000, 1.0000}, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
+                      "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
                       "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
     rm_rf(dir);
 }

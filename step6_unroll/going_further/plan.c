@@ -67,28 +67,30 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     }
 }
 
-/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks, each
- * k_tiles / (split x parts) k-tiles deep, as many at a time as it holds: the rounds take at
- * least a block's fixed cost and its k-tiles at the pace of a block alone, and all its
- * k-tiles at the pace of a full SM. Where every block starts at once, they are not spread
- * evenly: the busiest SM is counted with its share of SPREAD more. Device memory carries
- * A, B, C and any partial sums; each launch costs its own. */
+/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where all
+ * start at once, its share of SPREAD more: they do not land evenly), each k_tiles / (split x
+ * parts) deep, at the pace of the blocks it holds at once; its rounds take at least their
+ * k-tiles at a lone block's pace. Every block pays its fixed cost at the start, together;
+ * later rounds' overlap others' k-tiles. A split tile's partial sums cross its cluster, a
+ * block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
 static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
+    const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
-    if (rounds == 1)
-        per_sm = fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
+    per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
+    int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
     double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
-    double t = fmax(rounds * (c->block_us + depth * c->lone_us), per_sm * depth * c->busy_us);
+    double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
+                                  per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
     if (p->split > 1)
-        t += rounds * PLAN_COSTS.cluster_us;
+        t += per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024;
     double bytes = 4.0 * ((double)m * k + (double)k * n + mn * p->parts);
     t = PLAN_COSTS.launch_us + fmax(t, bytes / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
         t += PLAN_COSTS.launch_us + 4.0 * mn * (p->parts + 1) / PLAN_COSTS.bytes_per_us;
     if (p->runs)   /* the second launch: the left-over tiles' k-tiles in even runs, a block each */
-        t += PLAN_COSTS.launch_us + c->block_us + (double)(p->tiles - p->blocks) * p->k_tiles / p->runs * c->lone_us;
+        t += PLAN_COSTS.launch_us + c->block_us + (double)(p->tiles - p->blocks) * p->k_tiles / p->runs * c->k_tile_us[0];
     return t;
 }
 
@@ -125,12 +127,10 @@ static void offer(search *s, step6_plan c, int with_runs)
         return;
     c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev);
     c.found = 1;
-    if (s->name) {
-        char name[32];
-        step6_plan_name(&c, name, sizeof name);
-        if (strcmp(name, s->name) != 0)
-            return;
-    }
+    char name[32];
+    step6_plan_name(&c, name, sizeof name);
+    if (s->name && strcmp(name, s->name) != 0)
+        return;
     if (!s->best.found || c.est_us < s->best.est_us) {
         if (s->best.found && !same_kind(&s->best, &c))
             s->next = s->best;

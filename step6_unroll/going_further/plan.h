@@ -103,15 +103,17 @@ typedef struct {
 
 /* What the estimate of a candidate's time is made of (plan.c), in microseconds, measured by
  * `make plan-costs` into plan_costs.h. For each tile: */
+enum { MAX_RESIDENT = 8 };   /* the most blocks an SM holds of any tile (min_blocks above) */
 typedef struct {
-    double lone_us;    /* a k-tile of a block alone on its SM (the latency of its loop) */
-    double busy_us;    /* a k-tile of an SM full of blocks (the SM's throughput) */
-    double block_us;   /* a block's fixed cost: the pipeline's prologue, writing C */
+    double k_tile_us[MAX_RESIDENT];   /* [b - 1]: a k-tile of each of b blocks on one SM, b = 1 to
+                                         min_blocks; [0] is a block alone, the latency of its loop */
+    double block_us;                  /* a block's fixed cost: the pipeline's prologue, writing C */
 } tile_costs;
 typedef struct {
     double launch_us;      /* a launch, and a kernel's start and end */
     double bytes_per_us;   /* device memory's bandwidth */
-    double cluster_us;     /* adding up a tile's partial sums over a cluster */
+    double cluster_us;     /* a block's share of a tile's partial sums added up over a cluster,
+                              for each 1024 floats of the tile */
     tile_costs tile[TILE_SHAPES];
 } plan_costs;
 
