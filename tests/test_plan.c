@@ -413,9 +413,9 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
     cr_expect(p.found && p.runs == 132);
 }
 
-/* The estimate is the arithmetic the lesson works out (README, "How the plan chooses"):
+/* The estimate's arithmetic (README, "How the plan chooses") where blocks come in rounds:
  * 4096 x 4096 x 4096 in 128 x 128 tiles, K whole, is 1024 blocks, 8 on the busiest SM,
- * 2 at a time, each 512 k-tiles deep. */
+ * 2 at a time, each 512 k-tiles deep; the rounds after the first overlap their fixed cost. */
 Test(plan, the_estimate_is_the_lessons_arithmetic)
 {
     step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
