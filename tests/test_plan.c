@@ -448,6 +448,23 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
     }
 }
 
+/* plan_costs.h has a pace for every count of blocks an SM may hold of each tile (up to its
+ * min_blocks, which the register bound makes the most), and more blocks at once never make
+ * an SM's k-tile of each quicker than fewer. */
+Test(plan, every_tile_has_a_pace_for_each_count_of_blocks)
+{
+    for (int t = 0; t < TILE_SHAPES; t++) {
+        const tile_costs *c = &PLAN_COSTS.tile[t];
+        cr_assert_leq(TRACK_TILES[t].min_blocks, MAX_RESIDENT, "tile %d", t);
+        for (int b = 1; b <= TRACK_TILES[t].min_blocks; b++) {
+            cr_expect_gt(c->k_tile_us[b - 1], 0, "tile %d, %d blocks: no pace", t, b);
+            if (b > 1)
+                cr_expect_geq(c->k_tile_us[b - 1], c->k_tile_us[b - 2], "tile %d: %d blocks quicker than %d", t, b,
+                              b - 1);
+        }
+    }
+}
+
 /* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128
  * tiles with K split in 4, 392 blocks (2.97 an SM) count as 4 on the busiest SM, each 28
  * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */
