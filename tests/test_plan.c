@@ -465,6 +465,25 @@ Test(plan, every_tile_has_a_pace_for_each_count_of_blocks)
     }
 }
 
+/* Where memory sets the time, candidates tie: at 4096 x 4096 x 8 every warp tile with K
+ * whole is estimated at A, B and C's traffic alone. On a tie the plan takes the one of most
+ * blocks, which keep more loads in flight. */
+Test(plan, on_a_tie_the_most_blocks)
+{
+    step6_plan p = step6_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+    int ties = 0;
+    for (const char *const *name = (const char *const[]){"128x128", "64x128", "64x64", NULL}; *name; name++) {
+        step6_plan q = step6_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), *name);
+        cr_assert(q.found, "%s", *name);
+        cr_expect_geq(q.est_us, p.est_us, "%s estimates less than the choice", *name);
+        if (q.est_us == p.est_us && q.blocks != p.blocks) {
+            ties++;
+            cr_expect_gt(p.blocks, q.blocks, "%s ties with the choice and has more blocks", *name);
+        }
+    }
+    cr_expect_gt(ties, 0, "no candidate ties with the choice: the test shows nothing");
+}
+
 /* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128
  * tiles with K split in 4, 392 blocks (2.97 an SM) count as 4 on the busiest SM, each 28
  * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */

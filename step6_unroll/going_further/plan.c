@@ -112,7 +112,8 @@ static int same_kind(const step6_plan *a, const step6_plan *b)
            !a->runs == !b->runs;
 }
 
-/* The search: each candidate is offered here; the least estimate wins, or the name asked for. */
+/* The search: each candidate is offered here; the least estimate wins (on a tie the most
+ * blocks: where memory sets the time, they keep more loads in flight), or the name asked for. */
 typedef struct {
     int m, n, k;
     const plan_device *dev;
@@ -131,7 +132,7 @@ static void offer(search *s, step6_plan c, int with_runs)
     step6_plan_name(&c, name, sizeof name);
     if (s->name && strcmp(name, s->name) != 0)
         return;
-    if (!s->best.found || c.est_us < s->best.est_us) {
+    if (!s->best.found || c.est_us < s->best.est_us || (c.est_us == s->best.est_us && c.blocks > s->best.blocks)) {
         if (s->best.found && !same_kind(&s->best, &c))
             s->next = s->best;
         s->best = c;
@@ -149,8 +150,8 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     const plan_device *dev = s->dev;
     step6_plan c = *base;
     c.kernel = KERNEL_WARP;
-    for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K split or whole: on a tie */
-        c.tile = t;                                          /* the most blocks, the first offered */
+    for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K split or whole */
+        c.tile = t;
         for (c.split = t == TILE_LARGE ? 1 : t == TILE_MID ? 4 : MAX_SPLIT; c.split >= 1; c.split /= 2)
             if (c.split == 1 || (base->track >= TRACK_SPLIT_K && dev->clusters && s->k >= c.split * 32))
                 offer(s, c, 0);
