@@ -101,7 +101,7 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
             [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
                 int t = piece.t, r0 = piece.r0, r1 = piece.r1;
                 if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
-                    store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, piece.origin.x, piece.origin.y);
+                    store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x, piece.origin.y);
             });
     }
 }
@@ -157,7 +157,7 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
         smem, a, b, m, n, k, origin, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
             float *slice = c + (size_t)(blockIdx.x % parts) * m * n;
-            store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
+            store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
         });
 }
 

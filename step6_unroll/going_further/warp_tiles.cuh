@@ -201,15 +201,60 @@ __device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
     return make_int2((first_m + in_group % group_rows) * CFG::BM, in_group / group_rows * CFG::BN);
 }
 
+// C through shared memory where its rows are not 16-byte aligned (N % 4 != 0). Stored
+// straight from the accumulators, a lane's four floats of a row would go one at a time,
+// 16 bytes from its neighbours', and each store would touch four times the sectors it
+// fills. So each warp passes its tile through its own 128 floats of the stages, one row
+// of its pieces at a time: the lanes' float4s go in as a LANES_M x STRIDE_N band, and
+// come back a band row at a time, consecutive lanes on consecutive columns (README,
+// "Rows that are not 16-byte aligned"). With N % 4 == 0, store_tile's float4s.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void store_warp_tile(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off,
+                                                int m, int n, float alpha, float beta, float *c, int tile_row,
+                                                int tile_col)
+{
+    if constexpr (VEC) {
+        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+    } else {
+        constexpr int W = CFG::STRIDE_N, BAND = CFG::LANES_M * W;
+        static_assert(BAND == 128 && CFG::THREADS / 32 * BAND <= CFG::A_STAGE + CFG::B_STAGE,
+                      "a band a warp, all of them in one stage");
+        int lane = threadIdx.x % 32;
+        float *band = smem + threadIdx.x / 32 * BAND;
+        // the warp tile's first row and column, in C
+        int warp_row = tile_row + a_off - lane / CFG::LANES_N * 4, warp_col = tile_col + b_off - lane % CFG::LANES_N * 4;
+        __syncthreads();   // the stages are read no more
+#pragma unroll
+        for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+            for (int j4 = 0; j4 < CFG::TN / 4; j4++) {
+                __syncwarp();   // the band before is read
+                *reinterpret_cast<float4 *>(&band[(lane / CFG::LANES_N) * W + lane % CFG::LANES_N * 4]) =
+                    make_float4(alpha * acc[i][4 * j4], alpha * acc[i][4 * j4 + 1], alpha * acc[i][4 * j4 + 2],
+                                alpha * acc[i][4 * j4 + 3]);
+                __syncwarp();
+#pragma unroll
+                for (int e = lane; e < BAND; e += 32) {
+                    int row = warp_row + (i / 4) * CFG::STRIDE_M + e / W * 4 + i % 4;
+                    int col = warp_col + j4 * CFG::STRIDE_N + e % W;
+                    if (row < m && col < n) {
+                        float *out = c + (size_t)row * n + col;
+                        *out = beta == 0.0f ? band[e] : band[e] + beta * *out;
+                    }
+                }
+            }
+    }
+}
+
 // Where a tile's K goes: here, all of it to one block, which writes C. (split_k.cuh
 // shares it among the blocks of a cluster.)
 struct k_whole {
     static constexpr int SPLIT = 1;
     template <typename CFG, bool VEC>
-    __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *, int a_off, int b_off, int m, int n,
+    __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off, int m, int n,
                                   float alpha, float beta, float *c, int tile_row, int tile_col)
     {
-        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+        store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     }
     template <typename... Params, typename... Args>
     static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
