@@ -1032,7 +1032,8 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
     sweep = charts == ["sweep"]
     rows = read_results(csv_path, make="sweep", var="SWEEP_CSV") if sweep else read_results(csv_path)
     if not shutil.which(gnuplot):
-        how = f"make sweep-chart SWEEP_CSV={csv_path}" if sweep else f"make chart CSV={csv_path}; make table CSV={csv_path}"
+        how = (f"make sweep-chart SWEEP_CSV={csv_path}" if sweep else f"make shapes-chart SHAPES_CSV={csv_path}"
+               if charts == list(SHAPE_CHARTS) else f"make chart CSV={csv_path}; make table CSV={csv_path}")
         why = f"gnuplot is not installed here (`make deps` installs it): run `{how}` where it is (no GPU needed)"
         if not optional:
             raise Fail(why)

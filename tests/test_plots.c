@@ -455,6 +455,22 @@ Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
     rm_rf(dir);
 }
 
+/* Where gnuplot is not (the GPU machine), make shapes writes its CSV and says how to draw its
+ * charts elsewhere: make shapes-chart, never make table, which would write the shapes into the
+ * squares' results table. */
+Test(shapes, without_gnuplot_the_charts_are_left_to_make_shapes_chart)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    int rc = sh(&log, dir, "python3 scripts/course.py chart --gnuplot /no/such/gnuplot " SHAPES_FIXTURE
+                           " \"$D/none\" shapes shapes_nonsquare shapes_random --optional shapes");
+    cr_expect(rc == 0 && strstr(log, "make shapes-chart SHAPES_CSV=" SHAPES_FIXTURE) && !strstr(log, "make table"),
+              "make shapes without gnuplot did not point to make shapes-chart:\n%s", log);
+    free(log);
+    cr_expect_eq(entries(dir, "none"), 0, "charts were drawn without gnuplot");
+    rm_rf(dir);
+}
+
 /* make plan-check: at each shape, step 6's choice and then the runner-up its kernel line names
  * (--plan); the CSV and how often the choice was the faster. The stand-in step: the choice
  * takes 10 us (estimated 9), the runner-up 64x64 20 us (estimated 25), except at M = 1009
