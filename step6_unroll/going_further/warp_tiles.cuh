@@ -13,6 +13,8 @@
 // The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
 //   ./step6 1024 --track warp-tiles
 
+#include <type_traits>
+
 constexpr int GROUP_M = 8;   // tile rows a rasterization group
 
 // The track's k-tiles: step 6's pipeline, or with one stage step 5's control with its
@@ -207,13 +209,20 @@ __device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
 // fills. So each warp passes its tile through its own 128 floats of the stages, one row
 // of its pieces at a time: the lanes' float4s go in as a LANES_M x STRIDE_N band, and
 // come back a band row at a time, consecutive lanes on consecutive columns (README,
-// "Rows that are not 16-byte aligned"). With N % 4 == 0, store_tile's float4s.
+// "Rows that are not 16-byte aligned"). With N % 4 == 0, store_tile's float4s. So does
+// sm_120 for the 128 x 128 tiles (two blocks of 256 threads, 128 registers each): there
+// the band's addresses made their one-stage kernels spill 8 bytes.
 template <typename CFG, bool VEC>
 __device__ __forceinline__ void store_warp_tile(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off,
                                                 int m, int n, float alpha, float beta, float *c, int tile_row,
                                                 int tile_col)
 {
-    if constexpr (VEC) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
+    constexpr bool DIRECT = VEC || std::is_same<CFG, warp_large>::value;
+#else
+    constexpr bool DIRECT = VEC;
+#endif
+    if constexpr (DIRECT) {
         store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     } else {
         constexpr int W = CFG::STRIDE_N, BAND = CFG::LANES_M * W;
