@@ -497,15 +497,20 @@ static void grid_shape(int i, int *m, int *n, int *k)
 }
 
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
- * k-tile) that reaches each distinct choice of the plan, at each track part and --unroll. */
+ * k-tile), then of two columns of C (N = 1, K a multiple of 4 and not), that reaches each
+ * distinct choice of the plan, at each track part and --unroll. */
+static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}};
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
     int count = 0;
     for (int track = TRACK_WARP_TILES; track < TRACK_PARTS; track++)
         for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
-            for (int i = 0; i < N_GRID; i++) {
+            for (int i = 0; i < N_GRID + 2; i++) {
                 int m, n, k;
-                grid_shape(i, &m, &n, &k);
+                if (i < N_GRID)
+                    grid_shape(i, &m, &n, &k);
+                else
+                    m = COLUMNS[i - N_GRID][0], n = COLUMNS[i - N_GRID][1], k = COLUMNS[i - N_GRID][2];
                 step6_plan p = step6_plan_for(m, n, k, 3, track, u, dev, NULL);
                 int seen = 0;
                 for (int c = 0; c < count && !seen; c++)
@@ -595,9 +600,11 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
 }
 
 /* Every part of the track, and --unroll both ways, at the awkward shapes: sizes below a
- * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; and two shapes of wide
- * tiles, one wave with K whole and one with runs of k-tiles that cut tiles in four. */
-static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {0, 0, 0, 0}};
+ * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; two shapes of wide tiles,
+ * one wave with K whole and one with runs of k-tiles that cut tiles in four; and two columns
+ * of C, A read in 16-byte and 4-byte pieces. */
+static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
+                                   {0, 0, 0, 0}};
 Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
 {
     char why[256];

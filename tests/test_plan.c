@@ -64,7 +64,7 @@ static const int SHAPES[][3] = {
     {1000, 998, 601}, {1024, 1024, 1024}, {1500, 1500, 1500}, {2048, 2048, 2048}, {2047, 2500, 3},
     {4096, 4096, 4096}, {8192, 8192, 8192}, {16, 4096, 4096}, {4096, 16, 4096}, {256, 256, 65536},
     {1073741824, 1, 1}, {1, 1073741824, 1}, {8192, 64, 8192}, {896, 896, 896}, {512, 768, 3072},
-    {8192, 16, 8192}, {7, 3000, 5000}, {3000, 30, 5000},
+    {8192, 16, 8192}, {7, 3000, 5000}, {3000, 30, 5000}, {4096, 1, 16384}, {65, 1, 4099},
 };
 enum { N_SHAPES = sizeof SHAPES / sizeof SHAPES[0] };
 
@@ -77,6 +77,15 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
 {
     plan_device dev = *d;
     const tile_shape *t = &TRACK_TILES[p->tile];
+    if (p->kernel == KERNEL_ROWS) {   /* A times a vector: a block a row, a float4 of K a thread at least */
+        cr_assert(n == 1 && k >= ROW_MIN_K && track >= TRACK_STREAM_K && p->blocks == m && p->split == 1 &&
+                      p->parts == 1 && p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 &&
+                      p->vec == (k % 4 == 0),
+                  "%s: a block a row", where);
+        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * ROW_THREADS <= dev.threads_sm &&
+                      p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
+        return;
+    }
     cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
@@ -484,6 +493,29 @@ Test(plan, on_a_tie_the_most_blocks)
     cr_expect_gt(ties, 0, "no candidate ties with the choice: the test shows nothing");
 }
 
+/* C of one column (N = 1) with a K of a float4 a thread: a block a row of A, estimated as a
+ * launch and A, b and C read or written once at the memory's pace (README, "One column of
+ * C"); not where N > 1, K is shorter, or the track stops before its last part. */
+Test(plan, a_column_of_c_reads_a_a_row_a_block)
+{
+    const plan_device *h = hopper();
+    step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    cr_assert(p.kernel == KERNEL_ROWS && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d", p.kernel);
+    double want = PLAN_COSTS.launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
+    cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
+    char line[256];
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect(strstr(line, "a block of 256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
+    p = step6_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    cr_expect(p.found && p.kernel == KERNEL_ROWS && !p.vec, "4097x1x4099: A in 4-byte pieces");
+    p = step6_plan_for(4096, 1, ROW_MIN_K - 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    cr_expect_not(p.found, "K of %d has rows", ROW_MIN_K - 1);
+    p = step6_plan_for(4096, 2, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    cr_expect_not(p.found, "N = 2 has rows");
+    p = step6_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");
+    cr_expect_not(p.found, "--track wide-tiles has rows");
+}
+
 /* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128
  * tiles with K split in 4, 392 blocks (2.97 an SM) count as 4 on the busiest SM, each 28
  * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */
@@ -499,7 +531,8 @@ Test(plan, blocks_that_start_at_once_count_unevenly)
 }
 
 /* Without clusters (an A100, an RTX 4090, a Hopper running a binary without sm_90 code) the
- * small and skinny shapes with a deep K put it in parts rather than leave most SMs idle. */
+ * small and skinny shapes with a deep K put it in parts rather than leave most SMs idle; a
+ * column of C (N = 1) is read a row of A a block, a block for each of its 4096 rows. */
 Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
 {
     static const int shapes[][3] = {{300, 200, 2049}, {2049, 18, 2049}, {1, 4096, 4096}, {4096, 1, 4096},
@@ -514,8 +547,9 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
             step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
             char name[32];
             step6_plan_name(&p, name, sizeof name);
-            cr_expect(p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2, "%s, %dx%dx%d: %s", names[d], x[0], x[1],
-                      x[2], name);
+            int column = x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0];
+            cr_expect(column || (p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2), "%s, %dx%dx%d: %s", names[d],
+                      x[0], x[1], x[2], name);
         }
 }
 

@@ -14,23 +14,17 @@ const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k
 
 static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
-static long long tiles_of(int m, int n, tile_id t)
-{
-    return cdiv(m, TRACK_TILES[t].bm) * cdiv(n, TRACK_TILES[t].bn);
-}
-
 /* A stage holds a k-tile of A (transposed, rows padded by 4 floats) and one of B. */
 static size_t stage_bytes(tile_id t)
 {
     return (size_t)TRACK_TILES[t].bk * (size_t)(TRACK_TILES[t].bm + 4 + TRACK_TILES[t].bn) * sizeof(float);
 }
 
-/* Blocks of tile t with smem bytes of shared memory an SM holds (registers at most what
- * __launch_bounds__ allows), and what sets that. */
-static int blocks_per_sm(tile_id t, size_t smem, const plan_device *dev, const char **limit)
+/* Blocks of `threads` with smem bytes of shared memory an SM holds (registers at most what
+ * __launch_bounds__' min_blocks allows), and what sets that. */
+static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_device *dev, const char **limit)
 {
-    const tile_shape *s = &TRACK_TILES[t];
-    block_need need = {s->threads, fit_bounded_regs(dev->regs_sm, s->threads, s->min_blocks), smem};
+    block_need need = {threads, fit_bounded_regs(dev->regs_sm, threads, min_blocks), smem};
     return fit_blocks_per_sm(dev, &need, limit);
 }
 
@@ -49,7 +43,13 @@ static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
 static void complete(step6_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
-    p->tiles = tiles_of(m, n, p->tile);
+    if (p->kernel == KERNEL_ROWS) {   /* a block a row of A: no tile, no stages, no workspace */
+        p->blocks = p->tiles = m;
+        p->vec = k % 4 == 0;   /* A read in float4s */
+        p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
+        return;
+    }
+    p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn);
     p->k_tiles = cdiv(k, t->bk);
     p->runs = with_runs ? runs_for(p->tiles, p->k_tiles, dev) : 0;
     p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
@@ -58,7 +58,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         size_t partial = (size_t)t->bm * t->bn * sizeof(float);
         p->smem_bytes = p->smem_bytes > partial ? p->smem_bytes : partial;
     }
-    p->blocks_per_sm = blocks_per_sm(p->tile, p->smem_bytes, dev, &p->limit);
+    p->blocks_per_sm = blocks_per_sm(t->threads, t->min_blocks, p->smem_bytes, dev, &p->limit);
     p->workspace_bytes = p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
     if (p->runs) {   /* a slot for each piece of a cut tile (fewer than twice the SMs), a count
                         for each left-over tile (fewer than the SMs) */
@@ -77,6 +77,8 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
+    if (p->kernel == KERNEL_ROWS)   /* A times a vector: A read once, at the memory's pace */
+        return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + k + m) / PLAN_COSTS.bytes_per_us;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
@@ -97,6 +99,8 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 int step6_plan_name(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
+    if (p->kernel == KERNEL_ROWS)
+        return snprintf(buf, len, "rows");
     if (p->parts > 1)
         return snprintf(buf, len, "%dx%d/parts%d", t->bm, t->bn, p->parts);
     if (p->split > 1)
@@ -108,8 +112,8 @@ int step6_plan_name(const step6_plan *p, char *buf, size_t len)
  * kind, 8 parts against 9, says little). */
 static int same_kind(const step6_plan *a, const step6_plan *b)
 {
-    return a->tile == b->tile && (a->split > 1) == (b->split > 1) && (a->parts > 1) == (b->parts > 1) &&
-           !a->runs == !b->runs;
+    return a->kernel == b->kernel && a->tile == b->tile && (a->split > 1) == (b->split > 1) &&
+           (a->parts > 1) == (b->parts > 1) && !a->runs == !b->runs;
 }
 
 /* The search: each candidate is offered here; the least estimate wins (on a tie the most
@@ -166,6 +170,10 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     if (base->track < TRACK_STREAM_K)
         return;
+    if (s->n == 1 && s->k >= ROW_MIN_K) {   /* C of one column: a block a row of A */
+        c.kernel = KERNEL_ROWS;
+        offer(s, c, 0);
+    }
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];
         int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
@@ -193,19 +201,15 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 {
     step6_plan p = {0};
     p.track = (track_part)track;
-    p.stages_asked = stages;
-    p.stages = stages;
+    p.stages = p.stages_asked = stages;
     p.vec = n % 4 == 0;
     p.split = 1;
     p.parts = 1;
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
        the fewest any tile of the track holds, so that every candidate has them. */
-    for (int t = 0; t < TILE_SHAPES; t++) {
-        int fits = fit_stages(dev, 0, stage_bytes((tile_id)t), stages);
-        p.stages = fits < p.stages ? fits : p.stages;
-    }
-    if (p.stages < 1)
-        p.stages = 1;
+    for (int t = 0; t < TILE_SHAPES; t++)
+        p.stages = (int)fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages));
+    p.stages = p.stages < 1 ? 1 : p.stages;
     search s = {m, n, k, dev, name, {0}, {0}};
     offer_all(&s, &p, unroll);
     if (!s.best.found) {   /* the name is none of the candidates: the plan's choice, marked so */
@@ -221,18 +225,22 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
-    if (p.kernel == KERNEL_WIDE)
-        p.loop = unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN;
-    else
-        p.loop = unroll == UNROLL_NO && p.stages > 1 ? LOOP_ROLLED : LOOP_UNROLLED;
+    p.loop = p.kernel == KERNEL_WIDE ? (unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN)
+             : unroll == UNROLL_NO && p.stages > 1 ? LOOP_ROLLED : LOOP_UNROLLED;
     return p;
 }
 int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
-    char warps[32] = "", k_share[96], loop[96], blocks[96];
-    if (t->wm)
-        snprintf(warps, sizeof warps, " in warps of %dx%d", t->wm, t->wn);
+    char k_share[96], loop[96], blocks[96], why[96] = "";   /* why: "; est. 41.0 us, next: ..." */
+    if (p->est_us > 0)
+        snprintf(why, sizeof why, "; est. %.*f us", p->est_us < 100 ? 1 : 0, p->est_us);
+    if (p->next_us > 0)
+        snprintf(why + strlen(why), sizeof why - strlen(why), ", next: %s, est. %.*f us", p->next,
+                 p->next_us < 100 ? 1 : 0, p->next_us);
+    if (p->kernel == KERNEL_ROWS)
+        return snprintf(buf, len, "a block of %d threads a row of A (C of one column), A read in %d-byte pieces%s",
+                        ROW_THREADS, p->vec ? 16 : 4, why);
     if (p->parts > 1)
         snprintf(k_share, sizeof k_share, "K in %d parts a tile, added up by a second kernel", p->parts);
     else if (p->runs)
@@ -242,24 +250,15 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
         snprintf(k_share, sizeof k_share, "K split in %d over a cluster", p->split);
     else
         snprintf(k_share, sizeof k_share, "K whole");
+    snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"
+             : p->loop == LOOP_ROLLED ? "the stage loop rolled" : "the stage loop unrolled");
     if (p->stages == 1)
         snprintf(loop, sizeof loop, "one stage");
-    else
-        snprintf(loop, sizeof loop, "%d stages, %s", p->stages,
-                 p->loop == LOOP_LEAN ? "a lean loop" : p->loop == LOOP_ROLLED ? "the stage loop rolled"
-                                                                               : "the stage loop unrolled");
-    if (p->stages != p->stages_asked) {
-        size_t used = strlen(loop);
-        snprintf(loop + used, sizeof loop - used, " (%d stages do not fit in a block)", p->stages_asked);
-    }
+    if (p->stages != p->stages_asked)
+        snprintf(loop + strlen(loop), sizeof loop - strlen(loop), " (%d stages do not fit in a block)", p->stages_asked);
     tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
     fit_describe_blocks(&fit, t->min_blocks, blocks, sizeof blocks);
-    char why[96] = "";   /* "; est. 41.0 us, next: 128x128, est. 48.2 us" */
-    if (p->est_us > 0)
-        snprintf(why, sizeof why, "; est. %.*f us", p->est_us < 100 ? 1 : 0, p->est_us);
-    if (p->next_us > 0)
-        snprintf(why + strlen(why), sizeof why - strlen(why), ", next: %s, est. %.*f us", p->next,
-                 p->next_us < 100 ? 1 : 0, p->next_us);
-    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread%s, %s, %s, B copied and C stored in %d-byte pieces, %s%s",
-                    t->bm, t->bn, t->tm, t->tn, warps, k_share, loop, p->vec ? 16 : 4, blocks, why);
+    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread in warps of %dx%d, %s, %s, B copied and C stored in "
+                    "%d-byte pieces, %s%s", t->bm, t->bn, t->tm, t->tn, t->wm, t->wn, k_share, loop, p->vec ? 16 : 4,
+                    blocks, why);
 }

@@ -60,10 +60,12 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {128, 32, 8, 64, 32, 8, 8, 64, 8},    /* TILE_NARROW */
 };
 
-/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), or
- * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
- * runs). */
-typedef enum { KERNEL_WARP, KERNEL_WIDE } kernel_kind;
+/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), the
+ * wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
+ * runs), or A times a vector (matrix_vector.cuh: N = 1, a block of ROW_THREADS a row of A,
+ * where K has a float4 a thread at least). */
+typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS } kernel_kind;
+enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4, ROW_MIN_K = 4 * ROW_THREADS };
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */

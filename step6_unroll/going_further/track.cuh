@@ -8,5 +8,6 @@
 #include "split_k.cuh"
 #include "wide_tiles.cuh"
 #include "stream_k.cuh"
+#include "matrix_vector.cuh"
 #include "launch.cuh"
 #include "describe.cuh"
