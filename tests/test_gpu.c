@@ -601,10 +601,11 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
 
 /* Every part of the track, and --unroll both ways, at the awkward shapes: sizes below a
  * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; two shapes of wide tiles,
- * one wave with K whole and one with runs of k-tiles that cut tiles in four; and two columns
- * of C, A read in 16-byte and 4-byte pieces. */
+ * one wave with K whole and one with runs of k-tiles that cut tiles in four; two columns
+ * of C, A read in 16-byte and 4-byte pieces; and three of a few rows of C (1, 8 and 5 rows;
+ * 1, 8 and 8 lanes; 5, 264 and 387 blocks on an H100). */
 static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
-                                   {0, 0, 0, 0}};
+                                   {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {0, 0, 0, 0}};
 Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
 {
     char why[256];

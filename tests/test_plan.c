@@ -86,6 +86,25 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }
+    if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns (the fewest powers of two
+                                        that cover N, up to 32 and FEW_CELLS float4s of C), each a part of K */
+        int l = p->lanes;
+        cr_assert(m <= FEW_MAX_M && track >= TRACK_STREAM_K && l >= 1 && l <= 32 && (l & (l - 1)) == 0 &&
+                      (l == 32 || 4 * l >= n || 2 * m * l > FEW_CELLS) && m * l <= FEW_CELLS && (l == 1 || 2 * l < n) &&
+                      p->tiles == cdiv(cdiv(n, 4), l) &&
+                      p->blocks == p->tiles * p->parts && p->split == 1 && p->runs == 0 && p->smem_bytes == 0 &&
+                      p->vec == (n % 4 == 0),
+                  "%s: a few rows, %d lanes", where, l);
+        cr_assert(p->parts >= 1 && (p->parts == 1 || ((double)p->parts * p->parts <= 2.0 * k / m &&
+                                                        p->blocks <= (long long)FEW_WAVES * dev.sms * p->blocks_per_sm)),
+                  "%s: %d parts, %lld blocks", where, p->parts, p->blocks);
+        cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 + p->tiles * sizeof(int)
+                               : p->workspace_bytes == 0, "%s: workspace", where);
+        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FEW_THREADS <= dev.threads_sm &&
+                      p->blocks_per_sm * FEW_SMEM_BYTES(m) <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
+                  "%s: %d blocks an SM", where, p->blocks_per_sm);
+        return;
+    }
     cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
@@ -491,6 +510,41 @@ Test(plan, on_a_tie_the_most_blocks)
         }
     }
     cr_expect_gt(ties, 0, "no candidate ties with the choice: the test shows nothing");
+}
+
+/* A few rows of C (M of 8 or less): one launch, B read once. 2 x 18 x 11999 on an H100:
+ * 18 columns in 5 float4s, so 8 lanes (32 columns) a block, one column of blocks; K in
+ * sqrt(2 x 11999 / 2) = 109 parts (fewer than the SMs' 792 slots for blocks), whose 2 x 8
+ * float4s of sums the last block adds up, estimated as a launch and A, B and C moved once.
+ * Not at M = 9, nor where the track stops before its last part. */
+Test(plan, a_few_rows_of_c_read_b_once_in_one_launch)
+{
+    const plan_device *h = hopper();
+    step6_plan p = step6_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts == 109 && p.blocks == 109 && !p.vec,
+              "2x18x11999: kernel %d, %d lanes, %lld tiles, %d parts", p.kernel, p.lanes, p.tiles, p.parts);
+    double want = PLAN_COSTS.launch_us + 4.0 * (2.0 * 11999 + 11999.0 * 18 + 2 * 18) / PLAN_COSTS.bytes_per_us;
+    cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
+    cr_expect_geq(p.workspace_bytes, 109 * 2 * 8 * 16 + sizeof(int), "a slot of 2 x 8 float4s a part, a count");
+    char line[256];
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect(strstr(line, "a block of 256 threads 32 columns of C") && strstr(line, "K in 109 parts, added up by "
+              "the last block") && strstr(line, "4-byte pieces"), "%s", line);
+    /* 8 rows: lanes at most 64 / 8 = 8, 3 blocks an SM, 396 slots, so 3 parts; 1 row: 32
+       lanes, 128 columns a block, 6 blocks an SM, 792 slots for 32 columns of blocks: 24
+       parts; 8 rows, N = 16384: 512 columns of blocks, more than the slots, so 4 waves */
+    p = step6_plan_for(8, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect(p.found && p.lanes == 8 && p.tiles == 128 && p.parts == 3 && p.vec, "8x4096x4096: %d lanes, %d parts",
+              p.lanes, p.parts);
+    p = step6_plan_for(1, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect(p.found && p.lanes == 32 && p.tiles == 32 && p.parts == 24, "1x4096x4096: %d lanes, %d parts", p.lanes,
+              p.parts);
+    p = step6_plan_for(8, 16384, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect(p.found && p.tiles == 512 && p.parts == 3, "8x16384x16384: %d parts", p.parts);
+    p = step6_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect_not(p.found, "M = %d has few-rows", FEW_MAX_M + 1);
+    p = step6_plan_for(2, 18, 11999, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect_not(p.found, "--track wide-tiles has few-rows");
 }
 
 /* C of one column (N = 1) with a K of a float4 a thread: a block a row of A, estimated as a

@@ -117,8 +117,12 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
         return launch(g, stream);
     step6_plan p;
     cudaError_t err = plan_for(g, &p);
-    if (err != cudaSuccess || p.kernel == KERNEL_ROWS)   // A times a vector: no stages
-        return err != cudaSuccess ? err : launch_rows(g, p, stream);
+    if (err != cudaSuccess)
+        return err;
+    if (p.kernel == KERNEL_ROWS)   // A times a vector, and a few rows: no stages
+        return launch_rows(g, p, stream);
+    if (p.kernel == KERNEL_FEW)
+        return launch_few_rows(g, p, stream);
     switch (p.stages) {   // as asked, unless a block cannot hold them
     case 1: return launch_stages<1>(g, p, stream);
     case 2: return launch_stages<2>(g, p, stream);

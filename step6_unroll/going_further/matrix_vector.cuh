@@ -1,4 +1,5 @@
-// matrix_vector.cuh - going further, 4 (last): C of one column, A times a vector.
+// matrix_vector.cuh - going further, 4 (last): C of one column (A times a vector), and
+// C of a few rows (a few rows of A times B).
 //
 // With N = 1 every tile of the track pads C: the narrowest, 128 x 32, computes 32 columns
 // for one. Each float of A then serves one FMA, so the time is reading A once. Here a
@@ -53,4 +54,122 @@ static cudaError_t launch_rows(const gemm_args *g, const step6_plan &p, cudaStre
 {
     auto kernel = g->k % 4 == 0 ? sgemv_rows<true> : sgemv_rows<false>;
     return launch_kernel(kernel, p.blocks, ROW_THREADS, 0, stream, g->m, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+}
+
+// A FEW ROWS OF C (M of FEW_MAX_M or less). The shortest tile, 32 x 128, computes 32 rows
+// for each one here, and K in parts pays a second launch to add its parts up: at
+// 2 x 18 x 11999 the two launches alone took longer than cuBLAS. Each float of B serves M
+// FMAs, so the time is reading B once, in one launch. A block of FEW_THREADS takes `lanes`
+// float4s of B's rows (lanes: a power of two, up to 32, 128 columns) and a part of K; its
+// threads take rows of B in turn, FEW_THREADS / lanes at a time, each float4 times the
+// matching float of every row of A (M x 4 sums a thread). A column's sums meet across the
+// warp by shuffles, across the warps in shared memory, and across the parts through the
+// workspace: the last block to finish adds them up in part order, as the runs' last piece
+// does (stream_k.cuh), and writes C. The same order every launch, so the same bits.
+// A kernel for each M: its rows' loads and sums are written out, and M = 1 needs so few
+// registers that an SM holds twice the blocks (plan.h, FEW_MIN_BLOCKS).
+//   ./step6 2 18 11999
+template <int M, bool VEC>
+__global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS(M))
+sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes, int parts,
+               float4 *slots, int *arrived)
+{
+    __shared__ float4 sums[FEW_THREADS / 32][M][32];   // each warp's, then the parts'
+    static_assert(sizeof sums == FEW_SMEM_BYTES(M) && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
+    int cols = blockIdx.x / parts, part = blockIdx.x % parts, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
+    int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
+    float acc[M][4] = {};
+#pragma unroll 4
+    for (int kk = k0 + threadIdx.x / lanes; col < n && kk < k1; kk += FEW_THREADS / lanes) {
+        const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
+        float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
+                       : make_float4(__ldcs(row), col + 1 < n ? __ldcs(row + 1) : 0.0f,
+                                     col + 2 < n ? __ldcs(row + 2) : 0.0f, col + 3 < n ? __ldcs(row + 3) : 0.0f);
+#pragma unroll
+        for (int i = 0; i < M; i++) {
+            float x = __ldg(a + (size_t)i * k + kk);
+            acc[i][0] += x * y.x;
+            acc[i][1] += x * y.y;
+            acc[i][2] += x * y.z;
+            acc[i][3] += x * y.w;
+        }
+    }
+    // The warp's rows of B a column at a time: lanes' sums of one column meet by shuffles.
+#pragma unroll
+    for (int i = 0; i < M; i++) {
+        for (int width = 16; width >= lanes; width /= 2)
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                acc[i][j] += __shfl_xor_sync(0xffffffffu, acc[i][j], width);
+        sums[warp][i][lane] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    }
+    __syncthreads();
+    // Thread e < M x lanes: row e / lanes, its float4 of columns e % lanes; the warps in order.
+    int e = threadIdx.x, cells = M * lanes;
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int w = 0; e < cells && w < FEW_THREADS / 32; w++) {
+        float4 x = sums[w][e / lanes][e % lanes];
+        v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
+    }
+    if (parts > 1) {   // a slot for each part; the last block to finish adds them up
+        if (e < cells)
+            slots[(size_t)blockIdx.x * cells + e] = v;
+        __threadfence();   // this thread's sums are visible to every SM before the count moves
+        __syncthreads();
+        __shared__ bool last;
+        if (threadIdx.x == 0) {
+            last = atomicAdd(arrived + cols, 1) == parts - 1;
+            if (last)
+                arrived[cols] = 0;
+        }
+        __syncthreads();
+        if (!last)
+            return;
+        __threadfence();
+        // Every thread: cell e % cells of parts g, g + groups, ... in order; then the groups.
+        int groups = FEW_THREADS / cells, g = threadIdx.x / cells;
+        float4 *group_sums = &sums[0][0][0];
+        if (g < groups) {
+            const float4 *slot = slots + (size_t)cols * parts * cells + threadIdx.x % cells;
+            v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 8
+            for (int p = g; p < parts; p += groups) {
+                float4 x = __ldcg(slot + (size_t)p * cells);
+                v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
+            }
+            group_sums[threadIdx.x] = v;
+        }
+        __syncthreads();
+        v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int h = 0; e < cells && h < groups; h++) {
+            float4 x = group_sums[h * cells + e];
+            v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
+        }
+    }
+    col = (cols * lanes + e % lanes) * 4;
+    if (e < cells && col < n) {
+        float out[4] = {alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w};
+        store_c4<VEC>(c + (size_t)(e / lanes) * n + col, out, col, n, beta);
+    }
+}
+
+// One launch, of the kernel for this M: the plan's lanes and parts; a slot of M x lanes
+// float4s a block, and a count a column of blocks, in the workspace (the harness's,
+// allocated once, outside the timed launches, zeroed; each column's last block puts its
+// count back to 0).
+template <int M = 1>
+static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    if constexpr (M < FEW_MAX_M)
+        if (g->m > M)
+            return launch_few_rows<M + 1>(g, p, stream);
+    cudaError_t err = cudaSuccess;
+    float4 *slots = p.parts > 1 ? (float4 *)harness_workspace(p.workspace_bytes, &err) : NULL;
+    if (err != cudaSuccess)
+        return err;
+    int *arrived = p.parts > 1 ? (int *)(slots + p.blocks * M * p.lanes) : NULL;
+    auto kernel = p.vec ? sgemm_few_rows<M, true> : sgemm_few_rows<M, false>;
+    return launch_kernel(kernel, p.blocks, FEW_THREADS, 0, stream, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c,
+                         p.lanes, p.parts, slots, arrived);
 }

@@ -49,22 +49,29 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
         return;
     }
+    if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, K in parts (plan.h) */
+        for (p->lanes = 1; p->lanes < 32 && 4 * p->lanes < n && 2 * m * p->lanes <= FEW_CELLS; p->lanes *= 2) {}
+        p->tiles = cdiv(cdiv(n, 4), p->lanes);
+        p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
+        long long slots = (long long)dev->sms * p->blocks_per_sm;
+        p->parts = (int)fmax(1, fmin((p->tiles > slots ? FEW_WAVES : 1) * slots / p->tiles, floor(sqrt(2.0 * k / m))));
+        p->blocks = p->tiles * p->parts;
+        p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
+        return;
+    }
     p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn);
     p->k_tiles = cdiv(k, t->bk);
     p->runs = with_runs ? runs_for(p->tiles, p->k_tiles, dev) : 0;
     p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
     p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile);
-    if (p->split > 1) {   /* the partial tiles are added up over the stages, and may need more */
-        size_t partial = (size_t)t->bm * t->bn * sizeof(float);
-        p->smem_bytes = p->smem_bytes > partial ? p->smem_bytes : partial;
-    }
+    if (p->split > 1)   /* the partial tiles are added up over the stages, and may need more */
+        p->smem_bytes = (size_t)fmax(p->smem_bytes, (double)t->bm * t->bn * sizeof(float));
     p->blocks_per_sm = blocks_per_sm(t->threads, t->min_blocks, p->smem_bytes, dev, &p->limit);
-    p->workspace_bytes = p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
-    if (p->runs) {   /* a slot for each piece of a cut tile (fewer than twice the SMs), a count
-                        for each left-over tile (fewer than the SMs) */
-        p->slots_bytes = (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float);
-        p->workspace_bytes = p->slots_bytes + (size_t)dev->sms * sizeof(int);
-    }
+    /* K in parts: a slice of C a part. Runs: a slot for each piece of a cut tile (fewer than
+       twice the SMs), a count for each left-over tile (fewer than the SMs). */
+    p->slots_bytes = p->runs ? (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float) : 0;
+    p->workspace_bytes = p->runs ? p->slots_bytes + (size_t)dev->sms * sizeof(int)
+                         : p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
 }
 
 /* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where all
@@ -77,8 +84,9 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
-    if (p->kernel == KERNEL_ROWS)   /* A times a vector: A read once, at the memory's pace */
-        return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + k + m) / PLAN_COSTS.bytes_per_us;
+    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows: A, B and C moved once, at the
+                                       memory's pace (a few rows' parts, 1 KiB a block, stay in L2) */
+        return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + (double)k * n + (double)m * n) / PLAN_COSTS.bytes_per_us;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
@@ -99,8 +107,8 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 int step6_plan_name(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
-    if (p->kernel == KERNEL_ROWS)
-        return snprintf(buf, len, "rows");
+    if (p->kernel >= KERNEL_ROWS)
+        return snprintf(buf, len, "%s", p->kernel == KERNEL_ROWS ? "rows" : "few-rows");
     if (p->parts > 1)
         return snprintf(buf, len, "%dx%d/parts%d", t->bm, t->bn, p->parts);
     if (p->split > 1)
@@ -121,7 +129,7 @@ static int same_kind(const step6_plan *a, const step6_plan *b)
 typedef struct {
     int m, n, k;
     const plan_device *dev;
-    const char *name;
+    const char *name;   /* --plan's, or NULL */
     step6_plan best, next;
 } search;
 
@@ -170,10 +178,10 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     if (base->track < TRACK_STREAM_K)
         return;
-    if (s->n == 1 && s->k >= ROW_MIN_K) {   /* C of one column: a block a row of A */
-        c.kernel = KERNEL_ROWS;
-        offer(s, c, 0);
-    }
+    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FEW; c.kernel++)   /* C of one column: a block a row of A;
+                                                                          a few rows of C: B read once */
+        if (c.kernel == KERNEL_ROWS ? s->n == 1 && s->k >= ROW_MIN_K : s->m <= FEW_MAX_M)
+            offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];
         int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
@@ -186,9 +194,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
         long long k_tiles = cdiv(s->k, TRACK_TILES[t].bk), depth = wide ? 64 : 16;
         c.parts = 1;
         complete(&c, s->m, s->n, s->k, 0, dev);
-        long long most = (long long)dev->sms * c.blocks_per_sm / c.tiles;
-        most = most < k_tiles / depth ? most : k_tiles / depth;
-        most = most < MAX_PARTS ? most : MAX_PARTS;
+        long long most = (long long)fmin(fmin(dev->sms * c.blocks_per_sm / c.tiles, k_tiles / depth), MAX_PARTS);
         for (long long p = 2; p <= most; p = p < 16 ? p + 1 : p + p / 4 < most ? p + p / 4 : p == most ? most + 1 : most) {
             c.parts = (int)p;
             offer(s, c, 0);
@@ -199,17 +205,12 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name)
 {
-    step6_plan p = {0};
-    p.track = (track_part)track;
-    p.stages = p.stages_asked = stages;
-    p.vec = n % 4 == 0;
-    p.split = 1;
-    p.parts = 1;
+    step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages, .vec = n % 4 == 0,
+                    .split = 1, .parts = 1};
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
        the fewest any tile of the track holds, so that every candidate has them. */
     for (int t = 0; t < TILE_SHAPES; t++)
-        p.stages = (int)fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages));
-    p.stages = p.stages < 1 ? 1 : p.stages;
+        p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));
     search s = {m, n, k, dev, name, {0}, {0}};
     offer_all(&s, &p, unroll);
     if (!s.best.found) {   /* the name is none of the candidates: the plan's choice, marked so */
@@ -222,7 +223,6 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         step6_plan_name(&s.next, p.next, sizeof p.next);
         p.next_us = s.next.est_us;
     }
-
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
     p.loop = p.kernel == KERNEL_WIDE ? (unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN)
@@ -233,16 +233,12 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
     char k_share[96], loop[96], blocks[96], why[96] = "";   /* why: "; est. 41.0 us, next: ..." */
-    if (p->est_us > 0)
-        snprintf(why, sizeof why, "; est. %.*f us", p->est_us < 100 ? 1 : 0, p->est_us);
+    int w = p->est_us > 0 ? snprintf(why, sizeof why, "; est. %.*f us", p->est_us < 100 ? 1 : 0, p->est_us) : 0;
     if (p->next_us > 0)
-        snprintf(why + strlen(why), sizeof why - strlen(why), ", next: %s, est. %.*f us", p->next,
-                 p->next_us < 100 ? 1 : 0, p->next_us);
-    if (p->kernel == KERNEL_ROWS)
-        return snprintf(buf, len, "a block of %d threads a row of A (C of one column), A read in %d-byte pieces%s",
-                        ROW_THREADS, p->vec ? 16 : 4, why);
+        snprintf(why + w, sizeof why - w, ", next: %s, est. %.*f us", p->next, p->next_us < 100 ? 1 : 0, p->next_us);
     if (p->parts > 1)
-        snprintf(k_share, sizeof k_share, "K in %d parts a tile, added up by a second kernel", p->parts);
+        snprintf(k_share, sizeof k_share, "K in %d parts%s", p->parts,
+                 p->kernel == KERNEL_FEW ? ", added up by the last block" : " a tile, added up by a second kernel");
     else if (p->runs)
         snprintf(k_share, sizeof k_share, "K whole for %lld tiles, then %lld tiles in %d runs of k-tiles",
                  p->blocks, p->tiles - p->blocks, p->runs);
@@ -250,6 +246,11 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
         snprintf(k_share, sizeof k_share, "K split in %d over a cluster", p->split);
     else
         snprintf(k_share, sizeof k_share, "K whole");
+    if (p->kernel >= KERNEL_ROWS)
+        return p->kernel == KERNEL_ROWS ? snprintf(buf, len, "a block of %d threads a row of A (C of one column), A "
+                                                   "read in %d-byte pieces%s", ROW_THREADS, p->vec ? 16 : 4, why)
+               : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
+                          "pieces%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, why);
     snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"
              : p->loop == LOOP_ROLLED ? "the stage loop rolled" : "the stage loop unrolled");
     if (p->stages == 1)

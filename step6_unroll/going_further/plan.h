@@ -62,10 +62,23 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
 
 /* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), the
  * wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
- * runs), or A times a vector (matrix_vector.cuh: N = 1, a block of ROW_THREADS a row of A,
- * where K has a float4 a thread at least). */
-typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS } kernel_kind;
+ * runs), A times a vector (matrix_vector.cuh: N = 1, a block of ROW_THREADS a row of A,
+ * where K has a float4 a thread at least), or a few rows of A times B (matrix_vector.cuh:
+ * M of FEW_MAX_M or less, a kernel for each M; a block of FEW_THREADS takes 4 x lanes
+ * columns, lanes the least power of two that covers N, at most 32 and FEW_CELLS / M, and a
+ * part of K. K in as many parts as fill the SMs' slots for blocks once (FEW_WAVES times where
+ * C has more columns of blocks than slots), and sqrt(2 K / M) at most: a thread reads its rows
+ * of B 4 at a time, (K / parts) / (FEW_THREADS / lanes) of them, and the last block of a
+ * column adds up the parts 8 at a time, parts / (FEW_THREADS / (M x lanes)) a thread; their
+ * rounds, K / (4 parts) x lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are
+ * fewest there). */
+typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4, ROW_MIN_K = 4 * ROW_THREADS };
+enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
+/* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
+ * memory: each warp's sums, a float4 for each row and lane */
+#define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : 3)
+#define FEW_SMEM_BYTES(m) ((size_t)FEW_THREADS / 32 * (m) * 32 * 16)
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
@@ -91,7 +104,8 @@ typedef struct {
     long long k_tiles;        /* k-tiles of one tile's K */
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
-                                 kernel (stream_k.cuh); 1: none */
+                                 kernel (stream_k.cuh), or, a few rows, by the last block; 1: none */
+    int lanes;                /* a few rows: a block's columns, in float4s (1, 2, 4 ... 32) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */

@@ -101,7 +101,8 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
             [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
                 int t = piece.t, r0 = piece.r0, r1 = piece.r1;
                 if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
-                    store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x, piece.origin.y);
+                    store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x,
+                                              piece.origin.y);
             });
     }
 }
@@ -129,7 +130,7 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
 // a block each, as many blocks as the SMs hold at once. Each part writes its sums into
 // its own M x N slice of the workspace (slice `part` of c here: the launch passes the
 // workspace, alpha = 1 and beta = 0); a second kernel (add_up_parts) adds the slices up,
-// part 0 first, for every element of C, with all the SMs, and writes C.
+// in the same order every launch, for every element of C, with all the SMs, and writes C.
 // A split over a cluster (split_k.cuh) has at most 8 blocks a tile, and small ones; this
 // has any number, of any tile. The plan (plan.c) says which tile and how many parts.
 // alpha and beta come as arguments, as in every other kernel, though they are always 1
@@ -161,21 +162,23 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
         });
 }
 
-// C = alpha (the parts' sums, added in part order) + beta C: a thread for every 4
-// consecutive elements of a row, its loads of the parts in flight together.
+// C = alpha (the parts' sums) + beta C. Every 4 consecutive elements of a row get `lanes`
+// threads of a warp (1 to 32): lane j adds parts j, j + lanes, ... in part order, 8 loads
+// in flight, then the lanes' sums meet by shuffles, in the same order every launch. One
+// thread for all the parts left a small C's few threads hundreds of loads deep
+// (16 x 16 x 65536: 64 threads for 512 parts).
 template <bool VEC>
 __global__ void __launch_bounds__(256)
-add_up_parts(int m, int n, float alpha, const float *sums, int parts, float beta, float *c)
+add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
 {
     int quads = (n + 3) / 4;
-    long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= (long long)m * quads)
-        return;
-    int row = (int)(q / quads), col = (int)(q % quads) * 4;
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, q = t / lanes;
+    bool inside = q < (long long)m * quads;   // the others still take part in the shuffles
+    int row = inside ? (int)(q / quads) : 0, col = inside ? (int)(q % quads) * 4 : 0;
     size_t at = (size_t)row * n + col, slice = (size_t)m * n;
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll 8
-    for (int p = 0; p < parts; p++) {
+    for (int p = (int)(t % lanes); inside && p < parts; p += lanes) {
         const float *s = sums + p * slice + at;
         if (VEC) {
             float4 x = __ldcg(reinterpret_cast<const float4 *>(s));
@@ -186,6 +189,12 @@ add_up_parts(int m, int n, float alpha, const float *sums, int parts, float beta
                 v[j] += col + j < n ? __ldcg(s + j) : 0.0f;
         }
     }
+    for (int width = lanes / 2; width > 0; width /= 2)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] += __shfl_xor_sync(0xffffffffu, v[j], width);
+    if (!inside || t % lanes != 0)
+        return;
 #pragma unroll
     for (int j = 0; j < 4; j++)
         v[j] *= alpha;
@@ -215,7 +224,10 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
                             g->m, g->n, g->k, 1.0f, g->a, g->b, 0.0f, sums, p.parts);
     if (err != cudaSuccess)
         return err;
-    long long quads = (long long)g->m * ((g->n + 3) / 4);
-    return launch_kernel(add_up_parts<VEC>, (quads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums, p.parts,
-                         g->beta, g->c);
+    int lanes = 1;   // enough lanes for at most 8 parts each
+    while (lanes < 32 && lanes * 8 < p.parts)
+        lanes *= 2;
+    long long threads = (long long)g->m * ((g->n + 3) / 4) * lanes;
+    return launch_kernel(add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
+                         p.parts, lanes, g->beta, g->c);
 }

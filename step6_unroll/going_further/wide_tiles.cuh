@@ -121,8 +121,8 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
     int k_tile_count = (k + CFG::BK - 1) / CFG::BK, k_first = k - (k_tile_count - 1) * CFG::BK;   // 1 .. BK
     wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(smem, a, b, m, n, k, origin, 0, k_tile_count, k_first,
                                           [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
-                                              store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, origin.x,
-                                                                   origin.y);
+                                              store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c,
+                                                                        origin.x, origin.y);
                                           });
 }
 
