@@ -96,6 +96,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       p->vec == (n % 4 == 0),
                   "%s: a few rows, %d lanes", where, l);
         cr_assert(p->parts >= 1 && (p->parts == 1 || ((double)p->parts * p->parts <= 2.0 * k / m &&
+                                                        (long long)p->parts * FEW_THREADS <= (long long)k * l &&
                                                         p->blocks <= (long long)FEW_WAVES * dev.sms * p->blocks_per_sm)),
                   "%s: %d parts, %lld blocks", where, p->parts, p->blocks);
         cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 + p->tiles * sizeof(int)
@@ -541,6 +542,9 @@ Test(plan, a_few_rows_of_c_read_b_once_in_one_launch)
               p.parts);
     p = step6_plan_for(8, 16384, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect(p.found && p.tiles == 512 && p.parts == 3, "8x16384x16384: %d parts", p.parts);
+    /* K of 4: not a pass of one block's 256 threads (a row of B each), so K whole */
+    p = step6_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    cr_expect(p.found && p.parts == 1 && p.workspace_bytes == 0, "1x1x4: %d parts", p.parts);
     p = step6_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect_not(p.found, "M = %d has few-rows", FEW_MAX_M + 1);
     p = step6_plan_for(2, 18, 11999, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "few-rows");

@@ -53,8 +53,8 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         for (p->lanes = 1; p->lanes < 32 && 4 * p->lanes < n && 2 * m * p->lanes <= FEW_CELLS; p->lanes *= 2) {}
         p->tiles = cdiv(cdiv(n, 4), p->lanes);
         p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
-        long long slots = (long long)dev->sms * p->blocks_per_sm;
-        p->parts = (int)fmax(1, fmin((p->tiles > slots ? FEW_WAVES : 1) * slots / p->tiles, floor(sqrt(2.0 * k / m))));
+        long long slots = (long long)dev->sms * p->blocks_per_sm, fill = (p->tiles > slots ? FEW_WAVES : 1) * slots;
+        p->parts = (int)fmax(1, fmin(fmin(fill / p->tiles, (long long)k * p->lanes / FEW_THREADS), sqrt(2.0 * k / m)));
         p->blocks = p->tiles * p->parts;
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
         return;

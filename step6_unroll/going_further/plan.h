@@ -66,12 +66,13 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * where K has a float4 a thread at least), or a few rows of A times B (matrix_vector.cuh:
  * M of FEW_MAX_M or less, a kernel for each M; a block of FEW_THREADS takes 4 x lanes
  * columns, lanes the least power of two that covers N, at most 32 and FEW_CELLS / M, and a
- * part of K. K in as many parts as fill the SMs' slots for blocks once (FEW_WAVES times where
- * C has more columns of blocks than slots), and sqrt(2 K / M) at most: a thread reads its rows
- * of B 4 at a time, (K / parts) / (FEW_THREADS / lanes) of them, and the last block of a
- * column adds up the parts 8 at a time, parts / (FEW_THREADS / (M x lanes)) a thread; their
- * rounds, K / (4 parts) x lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are
- * fewest there). */
+ * part of K. K in as many parts as fill the SMs' slots for blocks once (FEW_WAVES times
+ * where C has more columns of blocks than slots); each part a pass of the block's threads
+ * over rows of B at least (handing parts over costs more than a pass); and sqrt(2 K / M)
+ * parts at most: a thread reads its rows of B 4 at a time, (K / parts) / (FEW_THREADS /
+ * lanes) of them, and the last block of a column adds up the parts 8 at a time,
+ * parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x lanes /
+ * FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4, ROW_MIN_K = 4 * ROW_THREADS };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
