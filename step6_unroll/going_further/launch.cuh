@@ -119,9 +119,9 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
     cudaError_t err = plan_for(g, &p);
     if (err != cudaSuccess)
         return err;
-    if (p.kernel == KERNEL_ROWS)   // A times a vector, and a few rows: no stages
+    if (p.kernel == KERNEL_ROWS)   // A times a vector: no stages
         return launch_rows(g, p, stream);
-    if (p.kernel == KERNEL_FEW)
+    if (p.kernel == KERNEL_FEW)   // a few rows: no stages either
         return launch_few_rows(g, p, stream);
     switch (p.stages) {   // as asked, unless a block cannot hold them
     case 1: return launch_stages<1>(g, p, stream);
