@@ -77,11 +77,14 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
 {
     plan_device dev = *d;
     const tile_shape *t = &TRACK_TILES[p->tile];
-    if (p->kernel == KERNEL_ROWS) {   /* A times a vector: a block a row, a float4 of K a thread at least */
-        cr_assert(n == 1 && k >= ROW_MIN_K && track >= TRACK_STREAM_K && p->blocks == m && p->split == 1 &&
-                      p->parts == 1 && p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 &&
-                      p->vec == (k % 4 == 0),
-                  "%s: a block a row", where);
+    if (p->kernel == KERNEL_ROWS) {   /* A times a vector: lanes threads a row (the fewest powers of two that
+                                         give each a float4 of K, up to the block), the block's rows */
+        int l = p->lanes;
+        cr_assert(n == 1 && track >= TRACK_STREAM_K && l >= 1 && l <= ROW_THREADS && (l & (l - 1)) == 0 &&
+                      (l == ROW_THREADS || 4 * l >= k) && (l == 1 || 2 * l < k) && p->tiles == m &&
+                      p->blocks == cdiv(m, ROW_THREADS / l) && p->split == 1 && p->parts == 1 && p->runs == 0 &&
+                      p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 == 0),
+                  "%s: %d threads a row", where, l);
         cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * ROW_THREADS <= dev.threads_sm &&
                       p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
@@ -551,23 +554,33 @@ Test(plan, a_few_rows_of_c_read_b_once_in_one_launch)
     cr_expect_not(p.found, "--track wide-tiles has few-rows");
 }
 
-/* C of one column (N = 1) with a K of a float4 a thread: a block a row of A, estimated as a
- * launch and A, b and C read or written once at the memory's pace (README, "One column of
- * C"); not where N > 1, K is shorter, or the track stops before its last part. */
-Test(plan, a_column_of_c_reads_a_a_row_a_block)
+/* C of one column (N = 1): lanes threads a row of A, a float4 of K each (up to the block of
+ * 256), estimated as a launch and A, b and C read or written once at the memory's pace
+ * (README, "One column, or a few rows, of C"); not where N > 1 or the track stops before its
+ * last part. */
+Test(plan, a_column_of_c_reads_a_once_by_rows)
 {
     const plan_device *h = hopper();
     step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
-    cr_assert(p.kernel == KERNEL_ROWS && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d", p.kernel);
+    cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d",
+              p.kernel);
     double want = PLAN_COSTS.launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
     step6_plan_describe(&p, line, sizeof line);
-    cr_expect(strstr(line, "a block of 256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
+    cr_expect(strstr(line, "256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
     p = step6_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
     cr_expect(p.found && p.kernel == KERNEL_ROWS && !p.vec, "4097x1x4099: A in 4-byte pieces");
-    p = step6_plan_for(4096, 1, ROW_MIN_K - 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
-    cr_expect_not(p.found, "K of %d has rows", ROW_MIN_K - 1);
+    /* a short row: a warp a row at 1631 x 1 x 75 (19 float4s), 8 rows a block; a thread a row at K = 1 */
+    static const int shorts[][4] = {{1631, 75, 32, 204}, {4096, 512, 128, 2048}, {5371, 10, 4, 84}, {6295, 1, 1, 25}};
+    for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
+        const int *x = shorts[i];
+        p = step6_plan_for(x[0], 1, x[1], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+        cr_expect(p.kernel == KERNEL_ROWS && p.lanes == x[2] && p.blocks == x[3], "%dx1x%d: kernel %d, %d lanes, %lld "
+                  "blocks, want %d and %d", x[0], x[1], p.kernel, p.lanes, p.blocks, x[2], x[3]);
+    }
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect(strstr(line, "1 thread a row of A") == line && strstr(line, "4-byte pieces"), "%s", line);
     p = step6_plan_for(4096, 2, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "N = 2 has rows");
     p = step6_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");

@@ -2,58 +2,65 @@
 // C of a few rows (a few rows of A times B).
 //
 // With N = 1 every tile of the track pads C: the narrowest, 128 x 32, computes 32 columns
-// for one. Each float of A then serves one FMA, so the time is reading A once. Here a
-// block takes a row of A: its threads read consecutive float4s of it (4 KiB a load of the
-// block), each times its floats of b (through L1), and add their sums up, across each warp
-// by shuffles and across the warps in shared memory, in the same order every launch. A
-// block a row, not a warp: a warp's few loads in flight left rows of 16384 latency-bound.
-// The plan (plan.c) offers it where K has a float4 a thread (README, "One column of C").
+// for one. Each float of A then serves one FMA, so the time is reading A once. Here
+// `lanes` threads take a row of A (a power of two: a float4 of the row a thread, up to the
+// whole block of ROW_THREADS), a block ROW_THREADS / lanes rows: the threads read
+// consecutive float4s of their row, each times its floats of b (through L1), and add their
+// sums up, across the lanes by shuffles and, where a row has several warps, across them in
+// shared memory, in the same order every launch. A long row takes the whole block: a warp's
+// few loads in flight left rows of 16384 latency-bound. A short one takes fewer threads, so
+// that none idles (at 1631 x 1 x 75, 32 a row). The plan (plan.c) offers it where N = 1
+// (README, "One column, or a few rows, of C").
 //   ./step6 4096 1 16384
+//   ./step6 1631 1 75
 
 template <bool VEC>
 __global__ void __launch_bounds__(ROW_THREADS, ROW_MIN_BLOCKS)
-sgemv_rows(int m, int k, float alpha, const float *a, const float *b, float beta, float *c)
+sgemv_rows(int m, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes)
 {
     __shared__ float warp_sums[ROW_THREADS / 32];
-    const float *a_row = a + (size_t)blockIdx.x * k;
+    int row = blockIdx.x * (ROW_THREADS / lanes) + threadIdx.x / lanes, t = threadIdx.x % lanes;
+    const float *a_row = a + (size_t)row * k;
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (VEC) {   // K % 4 == 0: every row starts on 16 bytes
+    if (VEC && row < m) {   // K % 4 == 0: every row starts on 16 bytes
         const float4 *a4 = reinterpret_cast<const float4 *>(a_row), *b4 = reinterpret_cast<const float4 *>(b);
 #pragma unroll 4
-        for (int q = threadIdx.x; q < k / 4; q += ROW_THREADS) {
+        for (int q = t; q < k / 4; q += lanes) {
             float4 x = __ldcs(a4 + q), y = __ldg(b4 + q);   // A streamed: each float is read once
             sum[0] += x.x * y.x;
             sum[1] += x.y * y.y;
             sum[2] += x.z * y.z;
             sum[3] += x.w * y.w;
         }
-    } else {
+    } else if (row < m) {
 #pragma unroll 4
-        for (int i = threadIdx.x; i < k; i += ROW_THREADS)
+        for (int i = t; i < k; i += lanes)
             sum[0] += __ldcs(a_row + i) * __ldg(b + i);
     }
     float s = (sum[0] + sum[1]) + (sum[2] + sum[3]);
 #pragma unroll
-    for (int width = 16; width > 0; width /= 2)   // every lane ends with its warp's sum
-        s += __shfl_xor_sync(0xffffffffu, s, width);
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        s = warp_sums[0];
-#pragma unroll
-        for (int w = 1; w < ROW_THREADS / 32; w++)
-            s += warp_sums[w];
-        float *out = c + blockIdx.x;
+    for (int width = 16; width > 0; width /= 2)   // every lane ends with its row's sum, or its warp's
+        if (width < lanes)
+            s += __shfl_xor_sync(0xffffffffu, s, width);
+    if (lanes > 32) {   // a row of several warps: they meet in shared memory
+        if (threadIdx.x % 32 == 0)
+            warp_sums[threadIdx.x / 32] = s;
+        __syncthreads();
+        for (int w = 1; t == 0 && w < lanes / 32; w++)
+            s += warp_sums[threadIdx.x / 32 + w];
+    }
+    if (t == 0 && row < m) {
+        float *out = c + row;
         *out = beta == 0.0f ? alpha * s : alpha * s + beta * *out;
     }
 }
 
-// One launch, a block a row; A read in float4s where K % 4 == 0.
+// One launch, ROW_THREADS / lanes rows a block; A read in float4s where K % 4 == 0.
 static cudaError_t launch_rows(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     auto kernel = g->k % 4 == 0 ? sgemv_rows<true> : sgemv_rows<false>;
-    return launch_kernel(kernel, p.blocks, ROW_THREADS, 0, stream, g->m, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    return launch_kernel(kernel, p.blocks, ROW_THREADS, 0, stream, g->m, g->k, g->alpha, g->a, g->b, g->beta, g->c,
+                         p.lanes);
 }
 
 // A FEW ROWS OF C (M of FEW_MAX_M or less). The shortest tile, 32 x 128, computes 32 rows

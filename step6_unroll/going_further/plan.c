@@ -43,9 +43,9 @@ static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
 static void complete(step6_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
-    if (p->kernel == KERNEL_ROWS) {   /* a block a row of A: no tile, no stages, no workspace */
-        p->blocks = p->tiles = m;
-        p->vec = k % 4 == 0;   /* A read in float4s */
+    if (p->kernel == KERNEL_ROWS) {   /* lanes threads a row of A, a float4 each, up to the block; A in float4s */
+        for (p->lanes = 1; p->lanes < ROW_THREADS && 4 * p->lanes < k; p->lanes *= 2) {}
+        p->tiles = m, p->blocks = cdiv(m, ROW_THREADS / p->lanes), p->vec = k % 4 == 0;
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
         return;
     }
@@ -178,9 +178,9 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     if (base->track < TRACK_STREAM_K)
         return;
-    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FEW; c.kernel++)   /* C of one column: a block a row of A;
+    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FEW; c.kernel++)   /* C of one column: A read once, by rows;
                                                                           a few rows of C: B read once */
-        if (c.kernel == KERNEL_ROWS ? s->n == 1 && s->k >= ROW_MIN_K : s->m <= FEW_MAX_M)
+        if (c.kernel == KERNEL_ROWS ? s->n == 1 : s->m <= FEW_MAX_M)
             offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];
@@ -247,8 +247,8 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     else
         snprintf(k_share, sizeof k_share, "K whole");
     if (p->kernel >= KERNEL_ROWS)
-        return p->kernel == KERNEL_ROWS ? snprintf(buf, len, "a block of %d threads a row of A (C of one column), A "
-                                                   "read in %d-byte pieces%s", ROW_THREADS, p->vec ? 16 : 4, why)
+        return p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
+                                                   "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
                           "pieces%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, why);
     snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"

@@ -62,8 +62,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
 
 /* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), the
  * wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
- * runs), A times a vector (matrix_vector.cuh: N = 1, a block of ROW_THREADS a row of A,
- * where K has a float4 a thread at least), or a few rows of A times B (matrix_vector.cuh:
+ * runs), A times a vector (matrix_vector.cuh: N = 1, lanes threads a row of A, the least
+ * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A times B (matrix_vector.cuh:
  * M of FEW_MAX_M or less, a kernel for each M; a block of FEW_THREADS takes 4 x lanes
  * columns, lanes the least power of two that covers N, at most 32 and FEW_CELLS / M, and a
  * part of K. K in as many parts as fill the SMs' slots for blocks once (FEW_WAVES times
@@ -74,7 +74,7 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x lanes /
  * FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
-enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4, ROW_MIN_K = 4 * ROW_THREADS };
+enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
 /* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
  * memory: each warp's sums, a float4 for each row and lane */
@@ -106,7 +106,7 @@ typedef struct {
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
                                  kernel (stream_k.cuh), or, a few rows, by the last block; 1: none */
-    int lanes;                /* a few rows: a block's columns, in float4s (1, 2, 4 ... 32) */
+    int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's columns, in float4s (1 ... 32) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
