@@ -208,7 +208,8 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "  --plan NAME     run this candidate of the track's plan instead of the one\n"
                      "                  of least estimated time: TILE (K whole), TILE/splitS (K\n"
                      "                  split over a cluster), TILE/partsP (K in P parts),\n"
-                     "                  TILE/runs (the last wave in runs), TILE as 128x128; the\n"
+                     "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
+                     "                  rows (C of one column), few-rows (M of 8 or less); the\n"
                      "                  kernel line names the runner-up; exit 2 where NAME is none\n"
                      "                  of the candidates for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
@@ -356,19 +357,22 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             break;
         }
         case OPT_PLAN: {
-            char q[80], rest[8] = "";
+            char q[80];
             int bm, bn, count, used = 0;
             if (!step->track)
                 return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
-            int ok = strlen(arg) < sizeof cfg->plan && sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0;
+            int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-rows") == 0;
+            int ok = tileless || (strlen(arg) < sizeof cfg->plan &&
+                                  arg[strspn(arg, "0123456789abcdefghijklmnopqrstuvwxyz/")] == '\0' &&
+                                  sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0);
             const char *tail = arg + used;
-            if (ok && *tail)
+            if (ok && !tileless && *tail)
                 ok = strcmp(tail, "/runs") == 0 ||
                      ((sscanf(tail, "/split%4d%n", &count, &used) == 1 || sscanf(tail, "/parts%4d%n", &count, &used) == 1) &&
-                      count > 1 && tail[used] == '\0' && sscanf(tail, "%*[/a-z]%*d%7s", rest) <= 0);
+                      count > 1 && tail[used] == '\0');
             if (!ok)
                 return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
-                            "TILE/runs, TILE as 128x128)", quote(q, sizeof q, arg));
+                            "TILE/runs, TILE as 128x128; rows, few-rows)", quote(q, sizeof q, arg));
             snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
             break;
         }

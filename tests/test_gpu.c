@@ -479,8 +479,7 @@ static int this_device(plan_device *dev, char *why, size_t len)
 static int same_choice(const step6_plan *a, const step6_plan *b)
 {
     return a->kernel == b->kernel && a->tile == b->tile && a->split == b->split && !a->runs == !b->runs &&
-           (a->parts > 1) == (b->parts > 1) &&
-           a->vec == b->vec && a->loop == b->loop;
+           (a->parts > 1) == (b->parts > 1) && a->vec == b->vec && a->loop == b->loop && a->lanes == b->lanes;
 }
 
 static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
@@ -497,15 +496,18 @@ static void grid_shape(int i, int *m, int *n, int *k)
 }
 
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
- * k-tile), then of two columns of C (N = 1, K a multiple of 4 and not), that reaches each
- * distinct choice of the plan, at each track part and --unroll. */
-static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}};
+ * k-tile), then of six columns of C (N = 1, K a multiple of 4 and not; 256, 32, 128, 4 and 1
+ * threads a row, the last block's rows cut short), that reaches each distinct choice of the
+ * plan, at each track part and --unroll. */
+static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}, {1631, 1, 75}, {4097, 1, 512}, {5371, 1, 10},
+                                 {6295, 1, 1}};
+enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
     int count = 0;
     for (int track = TRACK_WARP_TILES; track < TRACK_PARTS; track++)
         for (int u = UNROLL_AS_PLANNED; u <= UNROLL_YES; u++)
-            for (int i = 0; i < N_GRID + 2; i++) {
+            for (int i = 0; i < N_GRID + N_COLUMNS; i++) {
                 int m, n, k;
                 if (i < N_GRID)
                     grid_shape(i, &m, &n, &k);
@@ -521,25 +523,27 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
     return count;
 }
 
-/* Every kernel the plan may launch, by name (--plan), with B copied in 16-byte pieces and
- * in 4-byte ones: the first grid shape where the whole track has it as a candidate. */
+/* Every kernel the plan may launch, by name (--plan), with B (rows: A) read in 16-byte pieces
+ * and in 4-byte ones: the first shape of the grid, then of the columns, where the whole
+ * track has it as a candidate. */
 static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
 {
     static const char *const NAMES[] = {"128x128", "64x128", "64x64", "64x128/split2", "64x128/split4",
                                         "64x64/split2", "64x64/split4", "64x64/split8", "128x256", "128x256/runs",
                                         "128x128/parts2", "64x128/parts2", "64x64/parts2", "128x256/parts2",
-                                        "128x64/parts2", "32x128/parts2", "128x32/parts2"};
+                                        "128x64/parts2", "32x128/parts2", "128x32/parts2", "few-rows", "rows"};
     int count = 0;
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         for (int vec = 0; vec <= 1; vec++) {
             int found = 0;
-            for (int g = 0; g < N_GRID && !found; g++) {
+            for (int g = 0; g < N_GRID + N_COLUMNS && !found; g++) {
                 int m, n, k;
-                grid_shape(g, &m, &n, &k);
-                if ((n % 4 == 0) != vec)
-                    continue;
+                if (g < N_GRID)
+                    grid_shape(g, &m, &n, &k);
+                else
+                    m = COLUMNS[g - N_GRID][0], n = COLUMNS[g - N_GRID][1], k = COLUMNS[g - N_GRID][2];
                 step6_plan p = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, NAMES[i]);
-                if (p.found && count < max) {
+                if (p.found && p.vec == vec && count < max) {
                     out[count] = (step6_case){m, n, k, TRACK_STREAM_K, UNROLL_AS_PLANNED, p, ""};
                     snprintf(out[count++].name, sizeof out[0].name, "%s", NAMES[i]);
                     found = 1;
