@@ -1,5 +1,7 @@
 // launch.cuh - the track's launch: the plan for this problem on this device (plan.c), then
 // the kernel it names, built for every stage count, loop and copy width it may ask for.
+#include <cstdio>
+#include <cstring>
 #include <type_traits>
 
 // What the plan needs of the device: its limits (the harness reads them, and
@@ -88,12 +90,29 @@ static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaSt
 }
 
 // The plan: the candidate of least estimated time, or the one --plan names (none: an error).
+// Worked out once for a problem and kept: the search takes up to some 25 us of the CPU at a
+// few rows or a tiny C (hundreds of candidates), and a launch that waits for it is that much
+// later on the GPU too, inside the time measured.
 static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
 {
+    static gemm_args planned;   // the problem `kept` is for (its sizes and options)
+    static char planned_name[32];
+    static step6_plan kept;
+    if (kept.found && g->m == planned.m && g->n == planned.n && g->k == planned.k && g->stages == planned.stages &&
+        g->track == planned.track && g->unroll == planned.unroll && !g->plan == !planned.plan &&
+        (!g->plan || strcmp(g->plan, planned_name) == 0)) {
+        *p = kept;
+        return cudaSuccess;
+    }
     plan_device dev;
     cudaError_t err = query_device(&dev);
     if (err == cudaSuccess)
         *p = step6_plan_for(g->m, g->n, g->k, g->stages, g->track, g->unroll, &dev, g->plan);
+    if (err == cudaSuccess && p->found && (!g->plan || strlen(g->plan) < sizeof planned_name)) {
+        planned = *g;
+        snprintf(planned_name, sizeof planned_name, "%s", g->plan ? g->plan : "");
+        kept = *p;
+    }
     return err == cudaSuccess && !p->found ? cudaErrorInvalidValue : err;
 }
 
