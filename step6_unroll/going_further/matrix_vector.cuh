@@ -22,20 +22,24 @@ sgemv_rows(int m, int k, float alpha, const float *a, const float *b, float beta
     int row = blockIdx.x * (ROW_THREADS / lanes) + threadIdx.x / lanes, t = threadIdx.x % lanes;
     const float *a_row = a + (size_t)row * k;
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (VEC && row < m) {   // K % 4 == 0: every row starts on 16 bytes
+    // The thread's trips counted first, so that the loop runs in fours whose loads are all on
+    // their way before the first FMA waits (with the count tested each trip, each waited alone).
+    int reads = VEC ? k / 4 : k, trips = row < m && t < reads ? (reads - t + lanes - 1) / lanes : 0;
+    if (VEC) {   // K % 4 == 0: every row starts on 16 bytes
         const float4 *a4 = reinterpret_cast<const float4 *>(a_row), *b4 = reinterpret_cast<const float4 *>(b);
 #pragma unroll 4
-        for (int q = t; q < k / 4; q += lanes) {
+        for (int trip = 0; trip < trips; trip++) {
+            int q = t + trip * lanes;
             float4 x = __ldcs(a4 + q), y = __ldg(b4 + q);   // A streamed: each float is read once
             sum[0] += x.x * y.x;
             sum[1] += x.y * y.y;
             sum[2] += x.z * y.z;
             sum[3] += x.w * y.w;
         }
-    } else if (row < m) {
+    } else {
 #pragma unroll 4
-        for (int i = t; i < k; i += lanes)
-            sum[0] += __ldcs(a_row + i) * __ldg(b + i);
+        for (int trip = 0; trip < trips; trip++)
+            sum[0] += __ldcs(a_row + t + trip * lanes) * __ldg(b + t + trip * lanes);
     }
     float s = (sum[0] + sum[1]) + (sum[2] + sum[3]);
 #pragma unroll
@@ -87,8 +91,13 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
-#pragma unroll 4
-    for (int kk = k0 + threadIdx.x / lanes; col < n && kk < k1; kk += FEW_THREADS / lanes) {
+    // The thread's rows of B counted first, as sgemv_rows' trips: here in pairs, for the
+    // registers (40 a thread at M = 2 held four rows' loads only by spilling).
+    int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
+    int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
+#pragma unroll 2
+    for (int trip = 0; trip < trips; trip++) {
+        int kk = first + trip * step;
         const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
         float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
                        : make_float4(__ldcs(row), col + 1 < n ? __ldcs(row + 1) : 0.0f,
