@@ -100,8 +100,8 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
         int kk = first + trip * step;
         const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
         float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
-                       : make_float4(__ldcs(row), col + 1 < n ? __ldcs(row + 1) : 0.0f,
-                                     col + 2 < n ? __ldcs(row + 2) : 0.0f, col + 3 < n ? __ldcs(row + 3) : 0.0f);
+                       : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
+                                     __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
 #pragma unroll
         for (int i = 0; i < M; i++) {
             float x = __ldg(a + (size_t)i * k + kk);
