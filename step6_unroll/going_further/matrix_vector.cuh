@@ -91,12 +91,17 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
-#pragma unroll 4
-    for (int kk = k0 + threadIdx.x / lanes; col < n && kk < k1; kk += FEW_THREADS / lanes) {
+    // The thread's rows of B counted first, as sgemv_rows' trips: here in pairs, for the
+    // registers (40 a thread at M = 2 held four rows' loads only by spilling).
+    int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
+    int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
+#pragma unroll 2
+    for (int trip = 0; trip < trips; trip++) {
+        int kk = first + trip * step;
         const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
         float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
-                       : make_float4(__ldcs(row), col + 1 < n ? __ldcs(row + 1) : 0.0f,
-                                     col + 2 < n ? __ldcs(row + 2) : 0.0f, col + 3 < n ? __ldcs(row + 3) : 0.0f);
+                       : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
+                                     __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
 #pragma unroll
         for (int i = 0; i < M; i++) {
             float x = __ldg(a + (size_t)i * k + kk);

@@ -58,10 +58,11 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
             }
         }
     cluster.sync();
+    constexpr int EACH = ROWS * BN / 4 / CFG::THREADS;   // float4s of C a thread adds up
+    float sum[EACH][4];
 #pragma unroll
-    for (int e = threadIdx.x; e < ROWS * BN / 4; e += CFG::THREADS) {
-        int row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
-        float sum[4];
+    for (int t = 0; t < EACH; t++) {
+        int e = threadIdx.x + t * CFG::THREADS, row = rank * ROWS + e / (BN / 4), col = e % (BN / 4) * 4;
 #pragma unroll
         for (int s = 0; s < SPLIT; s++) {   // rank order
             float part[4];
@@ -75,15 +76,21 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
             }
 #pragma unroll
             for (int q = 0; q < 4; q++)
-                sum[q] = s == 0 ? part[q] : sum[q] + part[q];
+                sum[t][q] = s == 0 ? part[q] : sum[t][q] + part[q];
         }
-        row += tile_row;
-        col += tile_col;
-        float v[4] = {alpha * sum[0], alpha * sum[1], alpha * sum[2], alpha * sum[3]};
+    }
+    // Read all it needs of the others' memory: this block says so (arrive) and stores its
+    // rows of C; it waits only before it exits, so the stores overlap the others' sums.
+    __cluster_barrier_arrive();
+#pragma unroll
+    for (int t = 0; t < EACH; t++) {
+        int e = threadIdx.x + t * CFG::THREADS;
+        int row = tile_row + rank * ROWS + e / (BN / 4), col = tile_col + e % (BN / 4) * 4;
+        float v[4] = {alpha * sum[t][0], alpha * sum[t][1], alpha * sum[t][2], alpha * sum[t][3]};
         if (row < m)
             store_c4<VEC>(c + (size_t)row * n + col, v, col, n, beta);
     }
-    cluster.sync();
+    __cluster_barrier_wait();   // this block's memory stays until every block has read it
 #else
     __trap();   // the plan splits K only where the kernels were built for sm_90 or newer
 #endif
