@@ -17,7 +17,8 @@ namespace cg = cooperative_groups;
 // The epilogue of a split K: every block writes its partial tile into its own shared
 // memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
 // onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
-// keeps each block's shared memory alive until the others have read it.
+// (arrive once read, wait before exit) keeps each block's shared memory alive until the
+// others have read it.
 // The 64 x 128 tiles keep their partial tile in four planes, plane q holding column
 // 4j + q of each row at j: a thread's four neighbouring accumulators go to four planes,
 // a float at a time. Written as one float4 (one row, four columns), they had to sit in
