@@ -60,19 +60,19 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {128, 32, 8, 64, 32, 8, 8, 64, 8},    /* TILE_NARROW */
 };
 
-/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles), the
- * wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
+/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles),
+ * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
  * runs), A times a vector (matrix_vector.cuh: N = 1, lanes threads a row of A, the least
- * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A times B (matrix_vector.cuh:
- * M of FEW_MAX_M or less, a kernel for each M; a block of FEW_THREADS takes 4 x lanes
- * columns, lanes the least power of two that covers N, at most 32 and FEW_CELLS / M, and a
- * part of K. K in as many parts as fill the SMs' slots for blocks once (FEW_WAVES times
- * where C has more columns of blocks than slots); each part a pass of the block's threads
- * over rows of B at least (handing parts over costs more than a pass); and sqrt(2 K / M)
- * parts at most: a thread reads its rows of B 4 at a time, (K / parts) / (FEW_THREADS /
- * lanes) of them, and the last block of a column adds up the parts 8 at a time,
- * parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x lanes /
- * FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). */
+ * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A
+ * times B (matrix_vector.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
+ * FEW_THREADS takes 4 x lanes columns, lanes the least power of two that covers N, at most
+ * 32 and FEW_CELLS / M, and a part of K. K in as many parts as fill the SMs' slots for
+ * blocks once (FEW_WAVES times where C has more columns of blocks than slots); each part a
+ * pass of the block's threads over rows of B at least (handing parts over costs more than
+ * a pass); and sqrt(2 K / M) parts at most: a thread reads its rows of B 4 at a time, (K /
+ * parts) / (FEW_THREADS / lanes) of them, and the last block of a column adds up the parts 8
+ * at a time, parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x
+ * lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
@@ -106,7 +106,8 @@ typedef struct {
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
                                  kernel (stream_k.cuh), or, a few rows, by the last block; 1: none */
-    int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's columns, in float4s (1 ... 32) */
+    int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's
+                                 columns, in float4s (1 ... 32) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
