@@ -80,10 +80,10 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
                 sum[t][q] = s == 0 ? part[q] : sum[t][q] + part[q];
         }
     }
-    // Read all it needs of the others' memory (the sums hold it): this block says so and
-    // stores its rows of C; it waits only before it exits, so the stores overlap the others'
-    // sums. Relaxed: since the last barrier it wrote nothing the others read, and a release
-    // would first wait for all its memory accesses (sm_90: MEMBAR.ALL.GPU, ERRBAR).
+    // Read all it needs of the others' memory (the sums hold it): this block says so,
+    // stores its rows of C and waits only before it exits. Relaxed: since the last barrier
+    // it wrote nothing the others read, and a release would first wait for all its memory
+    // accesses (sm_90: MEMBAR.ALL.GPU, ERRBAR).
     __cluster_barrier_arrive_relaxed();
 #pragma unroll
     for (int t = 0; t < EACH; t++) {
