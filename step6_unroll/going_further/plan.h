@@ -72,7 +72,9 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * a pass); and sqrt(2 K / M) parts at most: a thread reads its rows of B 4 at a time, (K /
  * parts) / (FEW_THREADS / lanes) of them, and the last block of a column adds up the parts 8
  * at a time, parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x
- * lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). */
+ * lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). The
+ * loop now reads its rows in pairs (registers: matrix_vector.cuh), which puts the fewest
+ * rounds at sqrt(4 K / M); the cap stays at sqrt(2 K / M), the one measured on a GPU. */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
