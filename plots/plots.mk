@@ -25,7 +25,8 @@
 #                                 and the random shapes' against their FLOPs (plots/shapes_random,
 #                                 drawn when the CSV has random rows that passed), no GPU
 #   make shapes-summary           each step's geometric mean and minimum ratio to cuBLAS over each
-#                                 family of plots/shapes.csv, and over every shape (PASS rows), no GPU
+#                                 family of plots/shapes.csv, and over every shape (PASS rows), and
+#                                 step 6's estimate over its measured time; no GPU
 #
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 

@@ -625,7 +625,24 @@ def shapes_summary(rows, source):
                   f"Measured on {identity(rows)}; from {source}.",
                   "", f"Every one of the {len(rows)} rows passed." if not failed else
                   f"{len(failed)} of the {len(rows)} rows did not pass and are not counted: {listed}"
-                  f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."]
+                  f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."] + estimate_summary(rows)
+
+
+def estimate_summary(rows):
+    """Step 6's estimate (its kernel line's "est. X us") over its measured median, over the PASS rows that give one:
+    as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines "a block of ...")."""
+    est = [(float(e.group(1)) / (1000 * float(r["median_ms"])), r) for r in rows
+           if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))]
+    if not est:
+        return []
+    est.sort(key=lambda x: x[0])
+    q = [x for x, _ in est]
+    few = [x for x, r in est if r["kernel"].startswith("a block of")]
+    at = lambda x: f"{x[1]['m']} x {x[1]['n']} x {x[1]['k']}"
+    return ["", f"Step 6's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
+            f"{len(q)} PASS rows that give one: median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to "
+            f"{q[(9 * len(q)) // 10]:.2f}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} ({at(est[-1])})"
+            + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else ".")]
 
 
 def cmd_shapes_summary(a):

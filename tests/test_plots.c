@@ -441,7 +441,8 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
 
 /* make shapes-summary: each step's count, geometric mean and minimum over each family and over
  * every shape, on a fixture whose ratios give round answers (tests/data/shapes_sample.csv): a
- * FAIL row is not counted but named, and a family a step did not run has no row. */
+ * FAIL row is not counted but named, and a family a step did not run has no row. Step 6's
+ * estimates against its times: their median, 10% and 90%, extremes, and a few rows' median. */
 Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
 {
     char dir[256];
@@ -449,7 +450,9 @@ Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
     expect_rc(0, dir, MAKE "shapes-summary SHAPES_CSV=" SHAPES_FIXTURE " > \"$D/summary.md\"");
     expect_golden(dir, "shapes_summary.md", "\"$D/summary.md\"");
     expect_rc(0, dir, "grep -qx '| step5_pipeline | skinny | 2 | 0.60× | 0.40× | 4096 x 16 x 4096 | 1 |' \"$D/summary.md\" && "
-                      "grep -qx '| step6_unroll (whole track) | random (seed 7) | 2 | 2.00× | 0.50× | 3 x 5 x 7 | 0 |' \"$D/summary.md\"");
+                      "grep -qx '| step6_unroll (whole track) | random (seed 7) | 2 | 2.00× | 0.50× | 3 x 5 x 7 | 0 |' \"$D/summary.md\" && "
+                      "grep -q 'over the 5 PASS rows that give one: median 1.00, 10%% to 90%% 0.50 to 2.00, least 0.50 "
+                      "(4096 x 16 x 4096), most 2.00 (1000 x 1 x 20); a few rows of C: median 0.50 (1 row).' \"$D/summary.md\"");
     expect_rc(0, dir, "out=$(" MAKE "shapes-summary SHAPES_CSV=/no/such/shapes.csv 2>&1); [ $? = 2 ] && "
                       "echo \"$out\" | grep -q 'shapes-summary: /no/such/shapes.csv: no such file: `make shapes`'");
     rm_rf(dir);
