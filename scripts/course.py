@@ -628,6 +628,11 @@ def shapes_summary(rows, source):
                   f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."] + estimate_summary(rows)
 
 
+def spread(q):
+    """Sorted ratios of estimated to measured time, in words: their median, and the 10% and 90% points."""
+    return f"median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}"
+
+
 def estimate_summary(rows):
     """Step 6's estimate (its kernel line's "est. X us") over its measured median, over the PASS rows that give one:
     as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines "a block of ...")."""
@@ -640,8 +645,8 @@ def estimate_summary(rows):
     few = [x for x, r in est if r["kernel"].startswith("a block of")]
     at = lambda x: f"{x[1]['m']} x {x[1]['n']} x {x[1]['k']}"
     return ["", f"Step 6's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
-            f"{len(q)} PASS rows that give one: median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to "
-            f"{q[(9 * len(q)) // 10]:.2f}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} ({at(est[-1])})"
+            f"{len(q)} PASS rows that give one: {spread(q)}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} "
+            f"({at(est[-1])})"
             + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else ".")]
 
 
@@ -738,8 +743,7 @@ def plan_check_summary(rows, source):
     for label, est, meas in (("the choice", "choice_est_us", "choice_us"), ("the runner-up", "next_est_us", "next_us")):
         q = sorted(float(r[est]) / float(r[meas]) for r in rows if r[meas] and r[est])
         if q:
-            out.append(f"Estimated over measured time, {label}: median {statistics.median(q):.2f}, 10% to 90% "
-                       f"{q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}, least {q[0]:.2f}, most {q[-1]:.2f} "
+            out.append(f"Estimated over measured time, {label}: {spread(q)}, least {q[0]:.2f}, most {q[-1]:.2f} "
                        f"({len(q)} shapes).")
     worst = sorted(both, key=lambda r: float(r["next_us"]) / float(r["choice_us"]))[:5]
     faster = "; ".join(f"{r['m']} x {r['n']} x {r['k']} {r['next']} {float(r['choice_us']) / float(r['next_us']):.2f}x as fast"
