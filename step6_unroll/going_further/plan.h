@@ -69,12 +69,12 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * 32 and FEW_CELLS / M, and a part of K. K in as many parts as fill the SMs' slots for
  * blocks once (FEW_WAVES times where C has more columns of blocks than slots); each part a
  * pass of the block's threads over rows of B at least (handing parts over costs more than
- * a pass); and sqrt(2 K / M) parts at most: a thread reads its rows of B 4 at a time, (K /
- * parts) / (FEW_THREADS / lanes) of them, and the last block of a column adds up the parts 8
- * at a time, parts / (FEW_THREADS / (M x lanes)) a thread; their rounds, K / (4 parts) x
- * lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are fewest there). The
- * loop now reads its rows in pairs (registers: matrix_vector.cuh), which puts the fewest
- * rounds at sqrt(4 K / M); the cap stays at sqrt(2 K / M), the one measured on a GPU. */
+ * a pass); and sqrt(2 K / M) parts at most, the cap measured on a GPU. A thread reads its
+ * rows of B in pairs, (K / parts) / (FEW_THREADS / lanes) of them, and the last block of a
+ * column adds up the parts 8 at a time, parts / (FEW_THREADS / (M x lanes)) a thread: their
+ * rounds, K / (2 parts) x lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are
+ * fewest at sqrt(4 K / M); the cap was measured when the rows went 4 at a time, whose
+ * rounds are fewest at sqrt(2 K / M). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
