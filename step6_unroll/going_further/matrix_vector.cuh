@@ -158,7 +158,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
         }
         __syncthreads();
         v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        for (int h = 0; e < cells && h < groups; h++) {
+        for (int h = 0; e < cells && h < min(groups, parts); h++) {   // the groups that took parts
             float4 x = group_sums[h * cells + e];
             v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
         }
