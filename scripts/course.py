@@ -656,7 +656,8 @@ def cmd_shapes_summary(a):
 
 # make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
 # candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time.
-PLAN_DEPTHS = (64, 256)   # k-tiles a block, the two runs of each tile
+PLAN_DEPTHS = (16, 256)   # k-tiles a block, the two runs of each tile: the line through both ends of the depths
+#                           the plan meets (128 x 32 bends between them: its fixed cost read 11 us from 64 and 256)
 
 
 def plan_run(binary, m, n, k, plan, reps):
@@ -682,7 +683,7 @@ def cmd_plan_costs(a):
     for word in d["track_tiles"].split(","):
         name, shape, *_ = word.split(":")
         bm, bn, bk = map(int, shape.split("x"))
-        parts = 2 if name in ("tall", "short", "narrow") else 1   # built for K in parts only
+        parts = 2 if name in ("tall", "short") else 1   # built for K in parts only
         plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
         def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
             return [plan_run(a.step6, bm * sms * b // parts, bn, bk * depth * parts, plan, a.reps)[:2]

@@ -203,11 +203,13 @@ add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes,
 
 // Skinny shapes: with M or N of 64 or less, the tiles above pad C two to eight times over
 // (8192 x 16 x 8192 in 64 x 64 tiles: three quarters of the FMAs add zeros). Three more warp
-// tiles of 8 x 8 a thread, for K in parts only: 128 x 64 (N of 64 or less), 32 x 128 (M of
-// 32 or less) and 128 x 32 (N of 32 or less); the last two in blocks of two warps.
-using warp_tall = warp_config<128, 64, 64, 32, 8, 8>;    // 128 threads, 64 accumulators each
-using warp_short = warp_config<32, 128, 32, 64, 8, 8>;   // 64 threads, 64 accumulators each
-using warp_narrow = warp_config<128, 32, 64, 32, 8, 8>;  // 64 threads, 64 accumulators each
+// tiles: 128 x 64 (N of 64 or less) and 32 x 128 (M of 32 or less), 8 x 8 a thread, for K in
+// parts only; and 128 x 32 (N of 32 or less), K whole too, in four warps of 8 x 4 a thread
+// and k-tiles 16 deep: C's few columns leave A's copies as the block's work, and the more
+// warps and the deeper stages keep more of them in flight (README, "K in parts").
+using warp_tall = warp_config<128, 64, 64, 32, 8, 8>;        // 128 threads, 64 accumulators each
+using warp_short = warp_config<32, 128, 32, 64, 8, 8>;       // 64 threads, 64 accumulators each
+using warp_narrow = warp_config<128, 32, 32, 32, 8, 4, 16>;  // 128 threads, 32 accumulators each
 static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TILE_SHORT) &&
                   is_warp_tile<warp_narrow>(TILE_NARROW),
               "plan.h's TRACK_TILES");

@@ -48,10 +48,10 @@ __device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int
 }
 
 // The block tile BM x BN, the warp tile WM x WN, the thread tile TM x TN (made of 4x4
-// pieces), k-tiles 8 deep.
-template <int BM_, int BN_, int WM_, int WN_, int TM_, int TN_>
+// pieces), k-tiles BK deep (8, or 16 for the narrow tile of stream_k.cuh).
+template <int BM_, int BN_, int WM_, int WN_, int TM_, int TN_, int BK_ = 8>
 struct warp_config {
-    static constexpr int BM = BM_, BN = BN_, BK = 8, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
     static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;   // a warp's lanes, as a grid
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
