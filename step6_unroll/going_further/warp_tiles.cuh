@@ -91,9 +91,9 @@ template <typename CFG, bool VEC>
 struct whole_copies {
     using P = copy_plan<CFG>;
     // A size for each of A's row passes, where they are 4 or fewer. The 128 x 64 and
-    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8 and 16: held in registers,
-    // 16 made the 128 x 32 tile spill on sm_80, sm_100 and sm_120. Their rows are
-    // checked at each copy instead.
+    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8: their rows are checked at
+    // each copy instead (held in registers, the 16 of an earlier 128 x 32 tile of two
+    // warps spilled on sm_80, sm_100 and sm_120).
     static constexpr bool A_SIZES = P::A_ROW_PASSES <= 4;
     int a_bytes[A_SIZES ? P::A_ROW_PASSES : 1];   // 4 for a row inside A, 0 outside
     int b_bytes;                    // for B's 16-byte piece (VEC); without VEC each float
