@@ -683,7 +683,7 @@ def cmd_plan_costs(a):
     for word in d["track_tiles"].split(","):
         name, shape, *_ = word.split(":")
         bm, bn, bk = map(int, shape.split("x"))
-        parts = 2 if name in ("tall", "short") else 1   # built for K in parts only
+        parts = 2 if name == "short" else 1   # built for K in parts only
         plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
         def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
             return [plan_run(a.step6, bm * sms * b // parts, bn, bk * depth * parts, plan, a.reps)[:2]

@@ -68,9 +68,12 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
             return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
         if (p.tile == TILE_MID)
             return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, VEC, 4>(g, p, stream);
-        if constexpr (UNROLLED && K_PIPE_MAX > 1)   // the narrow tile: a ring of stages, unrolled (plan.c)
+        if constexpr (UNROLLED && K_PIPE_MAX > 1) {   // the narrow and tall tiles: a ring of stages, unrolled (plan.c)
             if (p.tile == TILE_NARROW)
                 return launch_warp_tiles<warp_narrow, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+            if (p.tile == TILE_TALL)
+                return launch_warp_tiles<warp_tall, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+        }
         return launch_split<warp_small, K_PIPE_MAX, UNROLLED, VEC, 8>(g, p, stream);
     default:   // KERNEL_WIDE: the lean loop, or (--unroll yes) the unrolled pipeline
         if (p.loop == LOOP_LEAN)

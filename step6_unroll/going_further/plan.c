@@ -152,7 +152,7 @@ static void offer(search *s, step6_plan c, int with_runs)
         s->next = c;
 }
 
-/* The warp tiles K in parts may take (128 x 32 also K whole: its first count is 1). The skinny shapes' three
+/* The warp tiles K in parts may take (128 x 64 and 128 x 32 also K whole: their first count is 1). The skinny shapes' three
  * are built for a ring of stages, unrolled: not for one stage or --unroll no (each kernel built is build time). */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
@@ -194,7 +194,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
         c.parts = 1;
         complete(&c, s->m, s->n, s->k, 0, dev);
         long long most = (long long)fmin(fmin(dev->sms * c.blocks_per_sm / c.tiles, k_tiles / depth), MAX_PARTS);
-        for (long long p = t == TILE_NARROW ? 1 : 2; p == 1 || p <= most;   /* 128 x 32: K whole first */
+        for (long long p = t == TILE_NARROW || t == TILE_TALL ? 1 : 2; p == 1 || p <= most;   /* K whole first */
              p = p < 16 ? p + 1 : p + p / 4 < most ? p + p / 4 : p == most ? most + 1 : most) {
             c.parts = (int)p;
             offer(s, c, 0);

@@ -53,8 +53,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {64, 64, 8, 32, 32, 8, 4, 128, 4},    /* TILE_SMALL */
     /* wide tiles: 128 accumulators a thread, one block an SM */
     {128, 256, 8, 64, 64, 16, 8, 256, 1}, /* TILE_WIDE */
-    /* skinny shapes' warp tiles: N of 64 or less and M of 32 or less, for K in parts only;
-       N of 32 or less, K whole too, k-tiles 16 deep */
+    /* skinny shapes' warp tiles: N of 64 or less, K whole too; M of 32 or less, for K in
+       parts only; N of 32 or less, K whole too, k-tiles 16 deep */
     {128, 64, 8, 64, 32, 8, 8, 128, 4},   /* TILE_TALL */
     {32, 128, 8, 32, 64, 8, 8, 64, 8},    /* TILE_SHORT */
     {128, 32, 16, 32, 32, 8, 4, 128, 4},  /* TILE_NARROW */

@@ -203,8 +203,8 @@ add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes,
 
 // Skinny shapes: with M or N of 64 or less, the tiles above pad C two to eight times over
 // (8192 x 16 x 8192 in 64 x 64 tiles: three quarters of the FMAs add zeros). Three more warp
-// tiles: 128 x 64 (N of 64 or less) and 32 x 128 (M of 32 or less), 8 x 8 a thread, for K in
-// parts only; and 128 x 32 (N of 32 or less), K whole too, in four warps of 8 x 4 a thread
+// tiles: 128 x 64 (N of 64 or less, K whole too) and 32 x 128 (M of 32 or less, K in parts
+// only), 8 x 8 a thread; and 128 x 32 (N of 32 or less), K whole too, in four warps of 8 x 4 a thread
 // and k-tiles 16 deep: C's few columns leave A's copies as the block's work, and the more
 // warps and the deeper stages keep more of them in flight (README, "K in parts").
 using warp_tall = warp_config<128, 64, 64, 32, 8, 8>;        // 128 threads, 64 accumulators each
