@@ -225,9 +225,11 @@ sgemm_flat(int m, int n, float alpha, const float *a, const float *b, float beta
                 v = make_float4(v.x + beta * old.x, v.y + beta * old.y, v.z + beta * old.z, v.w + beta * old.w);
             }
             __stcs(to, v);   // C streamed: each float is written once
-        } else
-            for (int e = 0; at + e < size; e++)
-                c[at + e] = beta == 0.0f ? out[e] : out[e] + beta * c[at + e];
+        } else   // the last floats of C, fewer than 4
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                if (at + e < size)
+                    c[at + e] = beta == 0.0f ? out[e] : out[e] + beta * c[at + e];
     }
 }
 
