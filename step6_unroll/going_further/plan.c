@@ -32,10 +32,8 @@ static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_de
  * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. */
 static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
 {
-    if (tiles < dev->sms || tiles % dev->sms == 0)
-        return 0;
     long long left = tiles % dev->sms, pieces = k_tiles < MAX_PIECES ? k_tiles : MAX_PIECES;
-    return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
+    return tiles < dev->sms || left == 0 ? 0 : (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
 }
 
 /* The rest of a candidate, from its kernel, tile, split, parts and whether it runs the last
@@ -98,8 +96,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
     double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                   per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
-    if (p->split > 1)
-        t += per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024;
+    t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;
     double bytes = 4.0 * ((double)m * k + (double)k * n + mn * p->parts);
     t = PLAN_COSTS.launch_us + fmax(t, bytes / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
@@ -174,8 +171,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     c.split = 1;
     if (base->track >= TRACK_WIDE_TILES) {   /* wide tiles, the last wave in runs or not */
-        c.kernel = KERNEL_WIDE;
-        c.tile = TILE_WIDE;
+        c.kernel = KERNEL_WIDE, c.tile = TILE_WIDE;
         offer(s, c, 0);
         if (base->track >= TRACK_STREAM_K)
             offer(s, c, 1);
@@ -224,10 +220,8 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         s.best.found = 0;
     }
     p = s.best;
-    if (s.next.found && !name) {
-        step6_plan_name(&s.next, p.next, sizeof p.next);
-        p.next_us = s.next.est_us;
-    }
+    if (s.next.found && !name)
+        step6_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
     p.loop = p.kernel == KERNEL_WIDE ? (unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN)
