@@ -497,10 +497,11 @@ static void grid_shape(int i, int *m, int *n, int *k)
 
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
  * k-tile), then of six columns of C (N = 1, K a multiple of 4 and not; 256, 32, 128, 4 and 1
- * threads a row, the last block's rows cut short), that reaches each distinct choice of the
+ * threads a row, the last block's rows cut short) and two of a short K (N a multiple of 4,
+ * and not, with the last float4 of C cut short), that reaches each distinct choice of the
  * plan, at each track part and --unroll. */
 static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}, {1631, 1, 75}, {4097, 1, 512}, {5371, 1, 10},
-                                 {6295, 1, 1}};
+                                 {6295, 1, 1}, {4096, 1000, 2}, {4097, 1001, 3}};
 enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
@@ -531,7 +532,8 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
     static const char *const NAMES[] = {"128x128", "64x128", "64x64", "64x128/split2", "64x128/split4",
                                         "64x64/split2", "64x64/split4", "64x64/split8", "128x256", "128x256/runs",
                                         "128x128/parts2", "64x128/parts2", "64x64/parts2", "128x256/parts2",
-                                        "128x64", "128x64/parts2", "32x128/parts2", "128x32", "128x32/parts2", "few-rows", "rows"};
+                                        "128x64", "128x64/parts2", "32x128/parts2", "128x32", "128x32/parts2", "few-rows",
+                                        "rows", "flat"};
     int count = 0;
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         for (int vec = 0; vec <= 1; vec++) {

@@ -109,6 +109,16 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                   "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }
+    if (p->kernel == KERNEL_FLAT) {   /* a short K: a float4 of C a thread, up to the most blocks a grid holds */
+        long long quads = cdiv((long long)m * n, 4);
+        cr_assert(k <= FLAT_MAX_K && track >= TRACK_STREAM_K && p->tiles == cdiv(quads, FLAT_THREADS) &&
+                      p->blocks == (p->tiles < 2147483647LL ? p->tiles : 2147483647LL) && p->split == 1 &&
+                      p->parts == 1 && p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0,
+                  "%s: C as one array, %lld blocks", where, p->blocks);
+        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FLAT_THREADS <= dev.threads_sm &&
+                      p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
+        return;
+    }
     cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
@@ -585,6 +595,29 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     cr_expect_not(p.found, "N = 2 has rows");
     p = step6_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "--track wide-tiles has rows");
+}
+
+/* C of a short K (FLAT_MAX_K or less): a float4 of C a thread, C as one array, estimated as a
+ * launch and A, B and C moved once (README, "One column, or a few rows, of C"); where the tiles'
+ * estimate is C's traffic too, the tie goes to its more blocks. Not at a longer K, nor where the
+ * track stops before its last part. */
+Test(plan, a_short_k_writes_c_as_one_array)
+{
+    const plan_device *h = hopper();
+    step6_plan p = step6_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    cr_assert(p.kernel == KERNEL_FLAT && p.tiles == 28492 && p.blocks == 28492, "4714x6189x1: kernel %d, %lld blocks",
+              p.kernel, p.blocks);
+    double want = PLAN_COSTS.launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
+    cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
+    char line[256];
+    step6_plan_describe(&p, line, sizeof line);
+    cr_expect(strstr(line, "a float4 of C a thread, C as one array; est.") == line, "%s", line);
+    p = step6_plan_for(4714, 6189, FLAT_MAX_K, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
+    cr_expect(p.found && p.kernel == KERNEL_FLAT, "K = %d has flat", FLAT_MAX_K);
+    p = step6_plan_for(4714, 6189, FLAT_MAX_K + 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
+    cr_expect_not(p.found, "K = %d has flat", FLAT_MAX_K + 1);
+    p = step6_plan_for(4714, 6189, 1, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "flat");
+    cr_expect_not(p.found, "--track wide-tiles has flat");
 }
 
 /* Blocks that all start at once do not land evenly (plan.h, SPREAD): at 896 in 64 x 128

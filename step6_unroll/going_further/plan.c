@@ -32,10 +32,8 @@ static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_de
  * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. */
 static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
 {
-    if (tiles < dev->sms || tiles % dev->sms == 0)
-        return 0;
     long long left = tiles % dev->sms, pieces = k_tiles < MAX_PIECES ? k_tiles : MAX_PIECES;
-    return (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
+    return tiles < dev->sms || left == 0 ? 0 : (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
 }
 
 /* The rest of a candidate, from its kernel, tile, split, parts and whether it runs the last
@@ -57,6 +55,11 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->parts = (int)fmax(1, fmin(fmin(fill / p->tiles, (long long)k * p->lanes / FEW_THREADS), sqrt(2.0 * k / m)));
         p->blocks = p->tiles * p->parts;
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
+        return;
+    }
+    if (p->kernel == KERNEL_FLAT) {   /* a short K: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
+        p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
+        p->blocks_per_sm = blocks_per_sm(FLAT_THREADS, 1, 0, dev, &p->limit);
         return;
     }
     p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn);
@@ -84,8 +87,8 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
-    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows: A, B and C moved once, at the
-                                       memory's pace (a few rows' parts, 1 KiB a block, stay in L2) */
+    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows, a short K: A, B and C moved once, at
+                                       the memory's pace (a few rows' parts, 1 KiB a block, stay in L2) */
         return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + (double)k * n + (double)m * n) / PLAN_COSTS.bytes_per_us;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
@@ -93,8 +96,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
     double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                   per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
-    if (p->split > 1)
-        t += per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024;
+    t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;
     double bytes = 4.0 * ((double)m * k + (double)k * n + mn * p->parts);
     t = PLAN_COSTS.launch_us + fmax(t, bytes / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
@@ -108,7 +110,7 @@ int step6_plan_name(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel >= KERNEL_ROWS)
-        return snprintf(buf, len, "%s", p->kernel == KERNEL_ROWS ? "rows" : "few-rows");
+        return snprintf(buf, len, "%s", p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_FEW ? "few-rows" : "flat");
     if (p->parts > 1)
         return snprintf(buf, len, "%dx%d/parts%d", t->bm, t->bn, p->parts);
     if (p->split > 1)
@@ -169,17 +171,16 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     c.split = 1;
     if (base->track >= TRACK_WIDE_TILES) {   /* wide tiles, the last wave in runs or not */
-        c.kernel = KERNEL_WIDE;
-        c.tile = TILE_WIDE;
+        c.kernel = KERNEL_WIDE, c.tile = TILE_WIDE;
         offer(s, c, 0);
         if (base->track >= TRACK_STREAM_K)
             offer(s, c, 1);
     }
     if (base->track < TRACK_STREAM_K)
         return;
-    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FEW; c.kernel++)   /* C of one column: A read once, by rows;
-                                                                          a few rows of C: B read once */
-        if (c.kernel == KERNEL_ROWS ? s->n == 1 : s->m <= FEW_MAX_M)
+    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* C of one column: A read once, by rows;
+                                                                           a few rows: B once; a short K: C as one array */
+        if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_FEW ? s->m <= FEW_MAX_M : s->k <= FLAT_MAX_K)
             offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];
@@ -219,10 +220,8 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         s.best.found = 0;
     }
     p = s.best;
-    if (s.next.found && !name) {
-        step6_plan_name(&s.next, p.next, sizeof p.next);
-        p.next_us = s.next.est_us;
-    }
+    if (s.next.found && !name)
+        step6_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
     p.loop = p.kernel == KERNEL_WIDE ? (unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN)
@@ -247,7 +246,8 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     else
         snprintf(k_share, sizeof k_share, "K whole");
     if (p->kernel >= KERNEL_ROWS)
-        return p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
+        return p->kernel == KERNEL_FLAT ? snprintf(buf, len, "a float4 of C a thread, C as one array%s", why)
+               : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
                                                    "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
                           "pieces%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, why);
