@@ -210,9 +210,9 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  split over a cluster), TILE/partsP (K in P parts),\n"
                      "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
                      "                  rows (C of one column), few-rows (M of 8 or less), flat\n"
-                     "                  (a short K: C as one array); the kernel line names the\n"
-                     "                  runner-up; exit 2 where NAME is none of the candidates for\n"
-                     "                  the problem on this GPU\n",
+                     "                  (K = 1: C as one array); the kernel line names the\n"
+                     "                  runner-up; exit 2 where NAME is none of the candidates\n"
+                     "                  for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"

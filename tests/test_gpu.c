@@ -497,11 +497,11 @@ static void grid_shape(int i, int *m, int *n, int *k)
 
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
  * k-tile), then of six columns of C (N = 1, K a multiple of 4 and not; 256, 32, 128, 4 and 1
- * threads a row, the last block's rows cut short) and two of a short K (N a multiple of 4,
- * and not, with the last float4 of C cut short), that reaches each distinct choice of the
+ * threads a row, the last block's rows cut short) and two of K = 1 (C of whole float4s, and
+ * with the last float4 cut short), that reaches each distinct choice of the
  * plan, at each track part and --unroll. */
 static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}, {1631, 1, 75}, {4097, 1, 512}, {5371, 1, 10},
-                                 {6295, 1, 1}, {4096, 1000, 2}, {4097, 1001, 3}};
+                                 {6295, 1, 1}, {4096, 1000, 1}, {4097, 1001, 1}};
 enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {

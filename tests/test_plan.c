@@ -109,9 +109,9 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                   "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }
-    if (p->kernel == KERNEL_FLAT) {   /* a short K: a float4 of C a thread, up to the most blocks a grid holds */
+    if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread, up to the most blocks a grid holds */
         long long quads = cdiv((long long)m * n, 4);
-        cr_assert(k <= FLAT_MAX_K && track >= TRACK_STREAM_K && p->tiles == cdiv(quads, FLAT_THREADS) &&
+        cr_assert(k == 1 && track >= TRACK_STREAM_K && p->tiles == cdiv(quads, FLAT_THREADS) &&
                       p->blocks == (p->tiles < 2147483647LL ? p->tiles : 2147483647LL) && p->split == 1 &&
                       p->parts == 1 && p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0,
                   "%s: C as one array, %lld blocks", where, p->blocks);
@@ -597,9 +597,9 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     cr_expect_not(p.found, "--track wide-tiles has rows");
 }
 
-/* C of a short K (FLAT_MAX_K or less): a float4 of C a thread, C as one array, estimated as a
- * launch and A, B and C moved once (README, "One column, or a few rows, of C"); where the tiles'
- * estimate is C's traffic too, the tie goes to its more blocks. Not at a longer K, nor where the
+/* C of K = 1 (an outer product): a float4 of C a thread, C as one array, estimated as a launch
+ * and A, B and C moved once (README, "One column, or a few rows, of C"); where the tiles'
+ * estimate is C's traffic too, the tie goes to its more blocks. Not at K = 2, nor where the
  * track stops before its last part. */
 Test(plan, a_short_k_writes_c_as_one_array)
 {
@@ -612,10 +612,8 @@ Test(plan, a_short_k_writes_c_as_one_array)
     char line[256];
     step6_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "a float4 of C a thread, C as one array; est.") == line, "%s", line);
-    p = step6_plan_for(4714, 6189, FLAT_MAX_K, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
-    cr_expect(p.found && p.kernel == KERNEL_FLAT, "K = %d has flat", FLAT_MAX_K);
-    p = step6_plan_for(4714, 6189, FLAT_MAX_K + 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
-    cr_expect_not(p.found, "K = %d has flat", FLAT_MAX_K + 1);
+    p = step6_plan_for(4714, 6189, 2, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
+    cr_expect_not(p.found, "K = 2 has flat");
     p = step6_plan_for(4714, 6189, 1, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "flat");
     cr_expect_not(p.found, "--track wide-tiles has flat");
 }

@@ -148,7 +148,7 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
         return launch_rows(g, p, stream);
     if (p.kernel == KERNEL_FEW)   // a few rows: no stages either
         return launch_few_rows(g, p, stream);
-    if (p.kernel == KERNEL_FLAT)   // a short K: C as one array, no stages
+    if (p.kernel == KERNEL_FLAT)   // K = 1, an outer product: C as one array, no stages
         return launch_flat(g, p, stream);
     switch (p.stages) {   // as asked, unless a block cannot hold them
     case 1: return launch_stages<1>(g, p, stream);

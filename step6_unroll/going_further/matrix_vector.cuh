@@ -1,5 +1,5 @@
 // matrix_vector.cuh - going further, 4 (last): C of one column (A times a vector), C of
-// a few rows (a few rows of A times B), and C of a short K (one array of short dot products).
+// a few rows (a few rows of A times B), and C of K = 1 (an outer product, as one array).
 //
 // With N = 1 every tile of the track pads C: the narrowest, 128 x 32, computes 32 columns
 // for one. Each float of A then serves one FMA, so the time is reading A once. Here
@@ -190,34 +190,30 @@ static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cuda
                          p.lanes, p.parts, slots, arrived);
 }
 
-// C OF A SHORT K (K of FLAT_MAX_K or less). Each float of C is a dot product of a few
-// terms, so the time is writing C. A tile stores its rows, and where N % 4 != 0 no row
-// starts on 16 bytes: at 4714 x 6189 x 1, 64 x 64 tiles wrote C at 1.8 TB/s. Here C is
-// one array of M x N floats, and each thread takes a float4 of it (in turns, where C has
-// more than a grid's 2^31 - 1 blocks hold); a float's row and column come from its place
-// (a float4 may end one row and start the next), its K products from a row of A and a
-// column of B, read through L1. Every store is a whole, aligned 16 bytes, whatever N.
+// C OF K = 1, AN OUTER PRODUCT: C[i][j] = alpha A[i] B[j] (+ beta C[i][j]), so the time is
+// writing C. A tile stores its rows, and where N % 4 != 0 no row starts on 16 bytes: at
+// 4714 x 6189 x 1, 64 x 64 tiles wrote C at 1.8 TB/s. Here C is one array of M x N floats,
+// and each thread takes a float4 of it (in turns, where C has more than a grid's 2^31 - 1
+// blocks hold); a float's row and column come from its place (a float4 may end one row and
+// start the next), A[i] and B[j] are read through L1. Every store is a whole, aligned 16
+// bytes, whatever N. (At K = 2 the products' loads through L1 already take longer than the
+// tiles' stores where N % 4 == 0: the plan offers it at K = 1 only.)
 //   ./step6 4714 6189 1
-template <int K>
 __global__ void __launch_bounds__(FLAT_THREADS)
 sgemm_flat(int m, int n, float alpha, const float *a, const float *b, float beta, float *c)
 {
-    size_t size = (size_t)m * n, quads = size / 4, step = (size_t)gridDim.x * FLAT_THREADS;
-    for (size_t q = (size_t)blockIdx.x * FLAT_THREADS + threadIdx.x; q <= quads; q += step) {
+    size_t size = (size_t)m * n, quads = (size + 3) / 4, step = (size_t)gridDim.x * FLAT_THREADS;
+    for (size_t q = (size_t)blockIdx.x * FLAT_THREADS + threadIdx.x; q < quads; q += step) {
         size_t at = 4 * q;
         int i = (int)(at / n), j = (int)(at - (size_t)i * n);
         float out[4];
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            float sum = 0.0f;
-#pragma unroll
-            for (int kk = 0; kk < K; kk++)
-                sum += __ldg(a + (size_t)i * K + kk) * __ldg(b + (size_t)kk * n + j);
-            out[e] = at + e < size ? alpha * sum : 0.0f;   // past C (the last quad): no row of A
-            if (++j == n)
+            out[e] = alpha * (__ldg(a + i) * __ldg(b + j));
+            if (++j == n)   // past C's last float (the last float4): row M - 1 again, not stored
                 j = 0, i = min(i + 1, m - 1);
         }
-        if (q < quads) {   // a whole float4 of C
+        if (at + 4 <= size) {   // a whole float4 of C
             float4 *to = reinterpret_cast<float4 *>(c + at);
             float4 v = make_float4(out[0], out[1], out[2], out[3]);
             if (beta != 0.0f) {
@@ -233,14 +229,9 @@ sgemm_flat(int m, int n, float alpha, const float *a, const float *b, float beta
     }
 }
 
-// One launch, of the kernel for this K: a float4 of C a thread (plan.c), looping where C has
-// more than the grid's threads.
-template <int K = 1>
+// One launch: a float4 of C a thread (plan.c), looping where C has more than the grid's threads.
 static cudaError_t launch_flat(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    if constexpr (K < FLAT_MAX_K)
-        if (g->k > K)
-            return launch_flat<K + 1>(g, p, stream);
-    return launch_kernel(sgemm_flat<K>, p.blocks, FLAT_THREADS, 0, stream, g->m, g->n, g->alpha, g->a, g->b, g->beta,
+    return launch_kernel(sgemm_flat, p.blocks, FLAT_THREADS, 0, stream, g->m, g->n, g->alpha, g->a, g->b, g->beta,
                          g->c);
 }

@@ -57,7 +57,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
         return;
     }
-    if (p->kernel == KERNEL_FLAT) {   /* a short K: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
+    if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
         p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
         p->blocks_per_sm = blocks_per_sm(FLAT_THREADS, 1, 0, dev, &p->limit);
         return;
@@ -87,7 +87,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
-    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows, a short K: A, B and C moved once, at
+    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows, K = 1: A, B and C moved once, at
                                        the memory's pace (a few rows' parts, 1 KiB a block, stay in L2) */
         return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + (double)k * n + (double)m * n) / PLAN_COSTS.bytes_per_us;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
@@ -179,8 +179,8 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     if (base->track < TRACK_STREAM_K)
         return;
     for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* C of one column: A read once, by rows;
-                                                                           a few rows: B once; a short K: C as one array */
-        if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_FEW ? s->m <= FEW_MAX_M : s->k <= FLAT_MAX_K)
+                                                                           a few rows: B once; K = 1: C as one array */
+        if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_FEW ? s->m <= FEW_MAX_M : s->k == 1)
             offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];

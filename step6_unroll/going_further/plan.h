@@ -74,13 +74,12 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * column adds up the parts 8 at a time, parts / (FEW_THREADS / (M x lanes)) a thread: their
  * rounds, K / (2 parts) x lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are
  * fewest at sqrt(4 K / M); the cap was measured when the rows went 4 at a time, whose
- * rounds are fewest at sqrt(2 K / M). Or C of a short K as one array (matrix_vector.cuh:
- * K of FLAT_MAX_K or less, a kernel for each K; FLAT_THREADS a block, as many blocks as
- * the SMs hold, each thread a float4 of C at a time). */
+ * rounds are fewest at sqrt(2 K / M). Or C of K = 1, an outer product, as one array
+ * (matrix_vector.cuh: FLAT_THREADS a block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
-enum { FLAT_MAX_K = 4, FLAT_THREADS = 256 };
+enum { FLAT_THREADS = 256 };
 /* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
  * memory: each warp's sums, a float4 for each row and lane */
 #define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : 3)
