@@ -154,7 +154,7 @@ static void offer(search *s, step6_plan c, int with_runs)
         s->next = c;
 }
 
-/* The warp tiles K in parts may take (128 x 64 and 128 x 32 also K whole: their first count is 1). The skinny shapes' three
+/* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). The skinny shapes' three
  * are built for a ring of stages, unrolled: not for one stage or --unroll no (each kernel built is build time). */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
