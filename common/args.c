@@ -209,10 +209,10 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  of least estimated time: TILE (K whole), TILE/splitS (K\n"
                      "                  split over a cluster), TILE/partsP (K in P parts),\n"
                      "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
-                     "                  rows (C of one column), few-rows (M of 8 or less), flat\n"
-                     "                  (K = 1: C as one array); the kernel line names the\n"
-                     "                  runner-up; exit 2 where NAME is none of the candidates\n"
-                     "                  for the problem on this GPU\n",
+                     "                  rows (C of one column), few-rows and few-rows/partsP\n"
+                     "                  (M of 8 or less), flat (K = 1: C as one array); the\n"
+                     "                  kernel line names the runner-up; exit 2 where NAME is\n"
+                     "                  none of the candidates for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
@@ -363,17 +363,18 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             if (!step->track)
                 return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
             int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-rows") == 0 || strcmp(arg, "flat") == 0;
+            int few = strncmp(arg, "few-rows/", 9) == 0;   /* a few rows, K in parts */
             int ok = tileless || (strlen(arg) < sizeof cfg->plan &&
-                                  arg[strspn(arg, "0123456789abcdefghijklmnopqrstuvwxyz/")] == '\0' &&
-                                  sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0);
+                                  arg[strspn(arg, "0123456789abcdefghijklmnopqrstuvwxyz/-")] == '\0' &&
+                                  (few ? (used = 8) : sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0));
             const char *tail = arg + used;
             if (ok && !tileless && *tail)
-                ok = strcmp(tail, "/runs") == 0 ||
-                     ((sscanf(tail, "/split%4d%n", &count, &used) == 1 || sscanf(tail, "/parts%4d%n", &count, &used) == 1) &&
-                      count > 1 && tail[used] == '\0');
+                ok = (!few && strcmp(tail, "/runs") == 0) ||
+                     (((!few && sscanf(tail, "/split%4d%n", &count, &used) == 1) ||
+                       sscanf(tail, "/parts%4d%n", &count, &used) == 1) && count > 1 && tail[used] == '\0');
             if (!ok)
                 return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
-                            "TILE/runs, TILE as 128x128; rows, few-rows, flat)", quote(q, sizeof q, arg));
+                            "TILE/runs, TILE as 128x128; rows, few-rows, few-rows/partsP, flat)", quote(q, sizeof q, arg));
             snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
             break;
         }

@@ -698,6 +698,21 @@ def cmd_plan_costs(a):
             extra = launch + 4.0 * m * bn * (parts + 1) / bytes_per_us
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us))
+    # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
+    # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
+    # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
+    rounds = []
+    for rows_a in range(1, 9):
+        one, per_sm, _ = plan_run(a.step6, rows_a, 4, 2 * 256, "few-rows", a.reps)
+        rounds.append((plan_run(a.step6, rows_a, 4, 32 * 256, "few-rows", a.reps)[0] - one) / 15)
+    few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
+    few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
+    wave, _, row = plan_run(a.step6, 8, 32 * sms * per_sm, 2 * 32, "few-rows", a.reps)
+    if "32 columns of C" not in row.get("kernel", ""):
+        raise Fail(f"{a.step6} at 8 rows does not take 32 columns a block: {row.get('kernel', '')}")
+    at_8 = few_round_us + 8 * few_row_us
+    few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
+    few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one - at_8)
     m = 64 * sms // 2
     split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
     whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
@@ -709,9 +724,13 @@ def cmd_plan_costs(a):
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
-            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n    {{\n{rows}    }},\n}};\n")
+            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
+            f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f},\n"
+            f"    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)
-    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us")
+    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us, "
+          f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
+          f"sum {few_sum_us:.2f} us")
 
 
 # make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names

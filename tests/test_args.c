@@ -303,7 +303,8 @@ Test(args, track_and_unroll_on_a_step_with_a_track)
 }
 
 /* --plan NAME names a candidate of the track's plan: a tile, and how K is shared, or one of
- * the three kernels without a tile (rows, few-rows, flat); only its form is checked here (whether it is a candidate needs the problem and the GPU: test_plan.c). */
+ * the three kernels without a tile (rows, few-rows and few-rows in parts, flat); only its
+ * form is checked here (whether it is a candidate needs the problem and the GPU: test_plan.c). */
 Test(args, plan_takes_a_candidates_name)
 {
     char err[512];
@@ -311,14 +312,15 @@ Test(args, plan_takes_a_candidates_name)
     PARSE_OK(&TRACKED, &c, "64");
     cr_expect_str_eq(c.plan, "");
     static const char *const good[] = {"128x128", "64x128/split4", "128x64/parts12", "128x256/runs", "rows",
-                                       "few-rows", "flat"};
+                                       "few-rows", "few-rows/parts2", "few-rows/parts218", "flat"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         PARSE_OK(&TRACKED, &c, "64", "--plan", good[i]);
         cr_expect_str_eq(c.plan, good[i]);
     }
     static const char *const bad[] = {"", "128", "128x", "x128", "128x128/", "128x128/split", "128x128/split1",
                                       "128x128/parts2x", "128x128/run", "0x128", "128x128/splits4",
-                                      "123456789x1234567890/parts2", "row", "few-rows/parts2", "flat/parts2",
+                                      "123456789x1234567890/parts2", "row", "few-rows/parts1", "few-rows/split2",
+                                      "few-rows/runs", "few-rows/", "few-rows-", "few-rows/parts2x", "flat/parts2",
                                       "64x64/split 4", "+64x64", "64x64/parts+8", "rows/runs"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_expect_eq(PARSE(&TRACKED, &c, "64", "--plan", bad[i]), EXIT_USAGE, "--plan '%s' was taken", bad[i]);

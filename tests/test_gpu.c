@@ -533,7 +533,7 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                                         "64x64/split2", "64x64/split4", "64x64/split8", "128x256", "128x256/runs",
                                         "128x128/parts2", "64x128/parts2", "64x64/parts2", "128x256/parts2",
                                         "128x64", "128x64/parts2", "32x128/parts2", "128x32", "128x32/parts2", "few-rows",
-                                        "rows", "flat"};
+                                        "few-rows/parts2", "rows", "flat"};
     int count = 0;
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         for (int vec = 0; vec <= 1; vec++) {

@@ -20,24 +20,14 @@ static size_t stage_bytes(tile_id t)
     return (size_t)TRACK_TILES[t].bk * (size_t)(TRACK_TILES[t].bm + 4 + TRACK_TILES[t].bn) * sizeof(float);
 }
 
-/* Blocks of `threads` with smem bytes of shared memory an SM holds (registers at most what
- * __launch_bounds__' min_blocks allows), and what sets that. */
+/* Blocks of `threads` with smem bytes an SM holds (registers as min_blocks allows), and what sets that. */
 static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_device *dev, const char **limit)
 {
     block_need need = {threads, fit_bounded_regs(dev->regs_sm, threads, min_blocks), smem};
     return fit_blocks_per_sm(dev, &need, limit);
 }
 
-/* Stream-K: the wide tiles of a last partial wave after one or more whole ones go in runs
- * of k-tiles, as many runs as SMs, or MAX_PIECES a tile where that is fewer. */
-static int runs_for(long long tiles, long long k_tiles, const plan_device *dev)
-{
-    long long left = tiles % dev->sms, pieces = k_tiles < MAX_PIECES ? k_tiles : MAX_PIECES;
-    return tiles < dev->sms || left == 0 ? 0 : (int)(left * pieces < dev->sms ? left * pieces : dev->sms);
-}
-
-/* The rest of a candidate, from its kernel, tile, split, parts and whether it runs the last
- * wave in runs: its grid, shared memory, blocks an SM and workspace. */
+/* The rest of a candidate (kernel, tile, split, parts, lanes, runs): grid, shared memory, blocks an SM, workspace. */
 static void complete(step6_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
@@ -47,13 +37,9 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
         return;
     }
-    if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, K in parts (plan.h) */
-        for (p->lanes = 1; p->lanes < 32 && 4 * p->lanes < n && 2 * m * p->lanes <= FEW_CELLS; p->lanes *= 2) {}
-        p->tiles = cdiv(cdiv(n, 4), p->lanes);
+    if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
+        p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts;
         p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
-        long long slots = (long long)dev->sms * p->blocks_per_sm, fill = (p->tiles > slots ? FEW_WAVES : 1) * slots;
-        p->parts = (int)fmax(1, fmin(fmin(fill / p->tiles, (long long)k * p->lanes / FEW_THREADS), sqrt(2.0 * k / m)));
-        p->blocks = p->tiles * p->parts;
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
         return;
     }
@@ -64,7 +50,9 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     }
     p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn);
     p->k_tiles = cdiv(k, t->bk);
-    p->runs = with_runs ? runs_for(p->tiles, p->k_tiles, dev) : 0;
+    /* Stream-K: a last partial wave after whole ones in runs of k-tiles, one an SM or MAX_PIECES a tile at most */
+    long long left = p->tiles % dev->sms, pieces = (long long)fmin(p->k_tiles, MAX_PIECES);
+    p->runs = with_runs && p->tiles >= dev->sms && left ? (int)fmin(left * pieces, dev->sms) : 0;
     p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
     p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile);
     if (p->split > 1)   /* the partial tiles are added up over the stages, and may need more */
@@ -77,28 +65,36 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
                          : p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
 }
 
-/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where all
- * start at once, its share of SPREAD more: they do not land evenly), each k_tiles / (split x
- * parts) deep, at the pace of the blocks it holds at once; its rounds take at least their
- * k-tiles at a lone block's pace. Every block pays its fixed cost at the start, together;
- * later rounds' overlap others' k-tiles. A split tile's partial sums cross its cluster, a
- * block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
+/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where all start at once, its share
+ * of SPREAD more: they do not land evenly), each k_tiles / (split x parts) deep, at the pace of the blocks it holds
+ * at once; its rounds take at least their k-tiles at a lone block's pace. Every block pays its fixed cost at the
+ * start, together; later rounds' overlap others' k-tiles. A split tile's partial sums cross its cluster, a block's
+ * share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
 static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
-    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, a few rows, K = 1: A, B and C moved once, at
-                                       the memory's pace (a few rows' parts, 1 KiB a block, stay in L2) */
-        return PLAN_COSTS.launch_us + 4.0 * ((double)m * k + (double)k * n + (double)m * n) / PLAN_COSTS.bytes_per_us;
+    double mn = (double)m * n, memory = 4.0 * ((double)m * k + (double)k * n + mn) / PLAN_COSTS.bytes_per_us;
+    if (p->kernel == KERNEL_FEW) {   /* a few rows: each wave waits on its busiest SM's blocks (after the first) and their
+                                        threads' rounds of loads (rows of B in pairs), or on a whole wave's memory; then
+                                        the last block adds the parts' sums up, 8 at a time a thread (in L2) */
+        double slots = (double)dev->sms * p->blocks_per_sm, r = PLAN_COSTS.few_round_us + m * PLAN_COSTS.few_row_us;
+        double rows = ceil(ceil((double)k / p->parts) * p->lanes / FEW_THREADS);   /* of B, a thread */
+        double per_sm = fmin(p->blocks_per_sm, cdiv(p->blocks, dev->sms)), groups = FEW_THREADS / (m * p->lanes);
+        double wave = (per_sm - 1) * PLAN_COSTS.few_block_us + ceil(rows / 2) * r;
+        double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8 * groups)) : 0.0;
+        return PLAN_COSTS.launch_us + ceil(p->blocks / slots) * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums;
+    }
+    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, K = 1: A, B and C moved once, at the memory's pace */
+        return PLAN_COSTS.launch_us + memory;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
-    double depth = (double)p->k_tiles / (p->split * p->parts), mn = (double)m * n;
+    double depth = (double)p->k_tiles / (p->split * p->parts);
     double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                   per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
     t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;
-    double bytes = 4.0 * ((double)m * k + (double)k * n + mn * p->parts);
-    t = PLAN_COSTS.launch_us + fmax(t, bytes / PLAN_COSTS.bytes_per_us);
+    t = PLAN_COSTS.launch_us + fmax(t, memory + 4.0 * mn * (p->parts - 1) / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
         t += PLAN_COSTS.launch_us + 4.0 * mn * (p->parts + 1) / PLAN_COSTS.bytes_per_us;
     if (p->runs)   /* the second launch: the left-over tiles' k-tiles in even runs, a block each */
@@ -109,17 +105,15 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
 int step6_plan_name(const step6_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
-    if (p->kernel >= KERNEL_ROWS)
-        return snprintf(buf, len, "%s", p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_FEW ? "few-rows" : "flat");
-    if (p->parts > 1)
-        return snprintf(buf, len, "%dx%d/parts%d", t->bm, t->bn, p->parts);
-    if (p->split > 1)
-        return snprintf(buf, len, "%dx%d/split%d", t->bm, t->bn, p->split);
+    if (p->kernel >= KERNEL_ROWS)   /* a few rows may have K in parts */
+        return snprintf(buf, len, p->parts > 1 ? "%s/parts%d" : "%s",
+                        p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_FEW ? "few-rows" : "flat", p->parts);
+    if (p->parts > 1 || p->split > 1)
+        return snprintf(buf, len, "%dx%d/%s%d", t->bm, t->bn, p->parts > 1 ? "parts" : "split", p->parts * p->split);
     return snprintf(buf, len, "%dx%d%s", t->bm, t->bn, p->runs ? "/runs" : "");
 }
 
-/* Two candidates of one kind: the same tile, K shared the same way (a runner-up of the same
- * kind, 8 parts against 9, says little). */
+/* Two candidates of one kind: the same tile, K shared the same way (8 parts against 9 says little). */
 static int same_kind(const step6_plan *a, const step6_plan *b)
 {
     return a->kernel == b->kernel && a->tile == b->tile && (a->split > 1) == (b->split > 1) &&
@@ -154,19 +148,34 @@ static void offer(search *s, step6_plan c, int with_runs)
         s->next = c;
 }
 
+/* c with K in each count of parts from `from`, every one to 16, then a quarter more each time, up to the most: tiles,
+ * all blocks at once, parts 16 k-tiles deep (wide: 64); a few rows, FEW_WAVES times that, a row of B a thread. */
+static void offer_parts(search *s, step6_plan c, long long from)
+{
+    c.parts = 1;
+    complete(&c, s->m, s->n, s->k, 0, s->dev);
+    double slots = (double)s->dev->sms * c.blocks_per_sm, most = fmin(c.kernel == KERNEL_FEW
+        ? fmin(FEW_WAVES * slots / c.tiles, (double)s->k * c.lanes / FEW_THREADS)
+        : fmin(slots / c.tiles, c.k_tiles / (c.kernel == KERNEL_WIDE ? 64 : 16)), MAX_PARTS);
+    for (long long p = from, top = (long long)most; p == 1 || p <= top;
+         p = p < 16 ? p + 1 : p + p / 4 < top ? p + p / 4 : p == top ? top + 1 : top) {
+        c.parts = (int)p;
+        offer(s, c, 0);
+    }
+}
+
 /* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). The skinny shapes' three
  * are built for a ring of stages, unrolled: not for one stage or --unroll no (each kernel built is build time). */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
 static void offer_all(search *s, const step6_plan *base, int unroll)
 {
-    const plan_device *dev = s->dev;
     step6_plan c = *base;
     c.kernel = KERNEL_WARP;
     for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K split or whole */
         c.tile = t;
         for (c.split = t == TILE_LARGE ? 1 : t == TILE_MID ? 4 : MAX_SPLIT; c.split >= 1; c.split /= 2)
-            if (c.split == 1 || (base->track >= TRACK_SPLIT_K && dev->clusters && s->k >= c.split * 32))
+            if (c.split == 1 || (base->track >= TRACK_SPLIT_K && s->dev->clusters && s->k >= c.split * 32))
                 offer(s, c, 0);
     }
     c.split = 1;
@@ -178,28 +187,20 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     if (base->track < TRACK_STREAM_K)
         return;
-    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* C of one column: A read once, by rows;
-                                                                           a few rows: B once; K = 1: C as one array */
-        if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_FEW ? s->m <= FEW_MAX_M : s->k == 1)
+    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* N = 1; M <= 8, at each lanes; K = 1 */
+        if (c.kernel == KERNEL_FEW) {   /* lanes: a power of two, 32 at most, none past N, M x lanes <= FEW_CELLS; */
+            for (int l = 32, first = 1; s->m <= FEW_MAX_M && l >= 1; l /= 2)   /* the most, down to 128-byte rows */
+                if ((l == 1 || (2 * l < s->n && s->m * l <= FEW_CELLS)) && (first || l >= 8))
+                    c.lanes = l, first = 0, offer_parts(s, c, 1);
+        } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : s->k == 1)
             offer(s, c, 0);
-    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* K in parts */
+    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* tiles, K in parts */
         tile_id t = PART_TILES[i];
         int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
         if ((wide && unroll == UNROLL_YES) || (skinny && (unroll == UNROLL_NO || base->stages < 2)))
             continue;
-        c.kernel = wide ? KERNEL_WIDE : KERNEL_WARP;
-        c.tile = t;
-        /* each part at least 16 k-tiles deep (wide tiles: 64), all the blocks at once: every
-           count to 16, then a quarter more each time, and the most there may be */
-        long long k_tiles = cdiv(s->k, TRACK_TILES[t].bk), depth = wide ? 64 : 16;
-        c.parts = 1;
-        complete(&c, s->m, s->n, s->k, 0, dev);
-        long long most = (long long)fmin(fmin(dev->sms * c.blocks_per_sm / c.tiles, k_tiles / depth), MAX_PARTS);
-        for (long long p = t == TILE_NARROW || t == TILE_TALL ? 1 : 2; p == 1 || p <= most;   /* K whole first */
-             p = p < 16 ? p + 1 : p + p / 4 < most ? p + p / 4 : p == most ? most + 1 : most) {
-            c.parts = (int)p;
-            offer(s, c, 0);
-        }
+        c.kernel = wide ? KERNEL_WIDE : KERNEL_WARP, c.tile = t;
+        offer_parts(s, c, t == TILE_NARROW || t == TILE_TALL ? 1 : 2);   /* K whole first */
     }
 }
 
@@ -208,8 +209,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
 {
     step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages, .vec = n % 4 == 0,
                     .split = 1, .parts = 1};
-    /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages):
-       the fewest any tile of the track holds, so that every candidate has them. */
+    /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages): the fewest any tile holds. */
     for (int t = 0; t < TILE_SHAPES; t++)
         p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));
     search s = {m, n, k, dev, name, {0}, {0}};
@@ -245,20 +245,20 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
         snprintf(k_share, sizeof k_share, "K split in %d over a cluster", p->split);
     else
         snprintf(k_share, sizeof k_share, "K whole");
+    tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
+    fit_describe_blocks(&fit, p->kernel == KERNEL_FEW ? p->blocks_per_sm : t->min_blocks, blocks, sizeof blocks);
     if (p->kernel >= KERNEL_ROWS)
         return p->kernel == KERNEL_FLAT ? snprintf(buf, len, "a float4 of C a thread, C as one array%s", why)
                : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
                                                    "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
-                          "pieces%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, why);
+                          "pieces, %s%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, blocks, why);
     snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"
              : p->loop == LOOP_ROLLED ? "the stage loop rolled" : "the stage loop unrolled");
     if (p->stages == 1)
         snprintf(loop, sizeof loop, "one stage");
     if (p->stages != p->stages_asked)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop), " (%d stages do not fit in a block)", p->stages_asked);
-    tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
-    fit_describe_blocks(&fit, t->min_blocks, blocks, sizeof blocks);
     return snprintf(buf, len, "%dx%d tiles of %dx%d a thread in warps of %dx%d, %s, %s, B copied and C stored in "
                     "%d-byte pieces, %s%s", t->bm, t->bn, t->tm, t->tn, t->wm, t->wn, k_share, loop, p->vec ? 16 : 4,
                     blocks, why);

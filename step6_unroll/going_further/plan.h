@@ -66,15 +66,10 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A
  * times B (matrix_vector.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
  * FEW_THREADS takes 4 x lanes columns, lanes the least power of two that covers N, at most
- * 32 and FEW_CELLS / M, and a part of K. K in as many parts as fill the SMs' slots for
- * blocks once (FEW_WAVES times where C has more columns of blocks than slots); each part a
- * pass of the block's threads over rows of B at least (handing parts over costs more than
- * a pass); and sqrt(2 K / M) parts at most, the cap measured on a GPU. A thread reads its
- * rows of B in pairs, (K / parts) / (FEW_THREADS / lanes) of them, and the last block of a
- * column adds up the parts 8 at a time, parts / (FEW_THREADS / (M x lanes)) a thread: their
- * rounds, K / (2 parts) x lanes / FEW_THREADS + parts / 8 x M x lanes / FEW_THREADS, are
- * fewest at sqrt(4 K / M); the cap was measured when the rows went 4 at a time, whose
- * rounds are fewest at sqrt(2 K / M). Or C of K = 1, an outer product, as one array
+ * 32 and FEW_CELLS / M, and a part of K: K whole or in parts, as many as the estimate
+ * says (plan.c), up to FEW_WAVES times the SMs' slots for blocks and a row of B for each
+ * of a block's threads. A thread reads its rows of B in pairs, and the last block of a
+ * column adds up the parts' sums 8 at a time. Or C of K = 1, an outer product, as one array
  * (matrix_vector.cuh: FLAT_THREADS a block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
@@ -136,6 +131,11 @@ typedef struct {
     double bytes_per_us;   /* device memory's bandwidth */
     double cluster_us;     /* a block's share of a tile's partial sums added up over a cluster,
                               for each 1024 floats of the tile */
+    double few_block_us;   /* a few rows: each block on an SM after the first, */
+    double few_round_us;   /* a round of a block's loads (two rows of B and their M floats of A, or 8 parts'
+                              sums), */
+    double few_row_us;     /* and its more for each row of A (the line through M = 1 ... FEW_MAX_M), */
+    double few_sum_us;     /* and, K in parts, handing a part's sums over (a slot, a fence, a count) */
     tile_costs tile[TILE_SHAPES];
 } plan_costs;
 

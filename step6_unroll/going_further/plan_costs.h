@@ -3,7 +3,8 @@
  * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other
  * costs; `make plan-costs` there writes its own. */
 static const plan_costs PLAN_COSTS = {
-    5.10, 3.015e+06, 0.1760,
+    5.10, 3.015e+06, 0.1760, 1.181,
+    0.4622, 0.0245, 0.940,
     {
         {{0.6935, 1.2959}, 2.951},   /* 128x128 */
         {{0.4597, 0.7393, 1.0417, 1.3529}, 2.101},   /* 64x128 */
