@@ -65,12 +65,13 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * runs), A times a vector (matrix_vector.cuh: N = 1, lanes threads a row of A, the least
  * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A
  * times B (matrix_vector.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
- * FEW_THREADS takes 4 x lanes columns, lanes the least power of two that covers N, at most
- * 32 and FEW_CELLS / M, and a part of K: K whole or in parts, as many as the estimate
- * says (plan.c), up to FEW_WAVES times the SMs' slots for blocks and a row of B for each
- * of a block's threads. A thread reads its rows of B in pairs, and the last block of a
- * column adds up the parts' sums 8 at a time. Or C of K = 1, an outer product, as one array
- * (matrix_vector.cuh: FLAT_THREADS a block, a float4 of C a thread). */
+ * FEW_THREADS takes 4 x lanes columns and a part of K: lanes a power of two, from the least
+ * that covers N (at most 32 and FEW_CELLS / M) down to 8 (rows of B read 128 bytes at a
+ * time), and K whole or in parts, up to FEW_WAVES times the SMs' slots for blocks and a row
+ * of B for each of a block's threads: both as the estimate says (plan.c). A thread reads
+ * its rows of B in pairs, and the last block of a column adds up the parts' sums 8 at a
+ * time. Or C of K = 1, an outer product, as one array (matrix_vector.cuh: FLAT_THREADS a
+ * block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
