@@ -90,10 +90,13 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         return;
     }
     if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns (a power of two, up to 32, none
-                                        wholly past N, FEW_CELLS float4s of C at most), each a part of K */
-        int l = p->lanes;
-        cr_assert(m <= FEW_MAX_M && track >= TRACK_STREAM_K && l >= 1 && l <= 32 && (l & (l - 1)) == 0 &&
-                      m * l <= FEW_CELLS && (l == 1 || 2 * l < n) &&
+                                        wholly past N, FEW_CELLS float4s of C at most; 8 or more, or the widest),
+                                        each a part of K */
+        int l = p->lanes, widest = 1;
+        while (widest < 32 && 4 * widest < n && 2 * m * widest <= FEW_CELLS)
+            widest *= 2;
+        cr_assert(m <= FEW_MAX_M && track >= TRACK_STREAM_K && l >= 1 && l <= widest && (l & (l - 1)) == 0 &&
+                      m * l <= FEW_CELLS && (l == 1 || 2 * l < n) && (l >= 8 || l == widest) &&
                       p->tiles == cdiv(cdiv(n, 4), l) &&
                       p->blocks == p->tiles * p->parts && p->split == 1 && p->runs == 0 && p->smem_bytes == 0 &&
                       p->vec == (n % 4 == 0),
