@@ -363,10 +363,12 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             if (!step->track)
                 return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
             int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-rows") == 0 || strcmp(arg, "flat") == 0;
-            int few = strncmp(arg, "few-rows/", 9) == 0;   /* a few rows, K in parts */
+            int few = strncmp(arg, "few-rows/", 9) == 0;   /* a few rows, K in parts: the kind takes a tile's place */
+            if (few)
+                used = (int)strlen("few-rows");
             int ok = tileless || (strlen(arg) < sizeof cfg->plan &&
                                   arg[strspn(arg, "0123456789abcdefghijklmnopqrstuvwxyz/-")] == '\0' &&
-                                  (few ? (used = 8) : sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0));
+                                  (few || (sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0)));
             const char *tail = arg + used;
             if (ok && !tileless && *tail)
                 ok = (!few && strcmp(tail, "/runs") == 0) ||

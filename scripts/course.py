@@ -701,10 +701,10 @@ def cmd_plan_costs(a):
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
     # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
     # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
-    rounds = []
+    rounds, one = [], {}
     for rows_a in range(1, 9):
-        one, per_sm, _ = plan_run(a.step6, rows_a, 4, 2 * 256, "few-rows", a.reps)
-        rounds.append((plan_run(a.step6, rows_a, 4, 32 * 256, "few-rows", a.reps)[0] - one) / 15)
+        one[rows_a], per_sm, _ = plan_run(a.step6, rows_a, 4, 2 * 256, "few-rows", a.reps)   # per_sm: at M = 8, last
+        rounds.append((plan_run(a.step6, rows_a, 4, 32 * 256, "few-rows", a.reps)[0] - one[rows_a]) / 15)
     few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
     wave, _, row = plan_run(a.step6, 8, 32 * sms * per_sm, 2 * 32, "few-rows", a.reps)
@@ -712,7 +712,7 @@ def cmd_plan_costs(a):
         raise Fail(f"{a.step6} at 8 rows does not take 32 columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
-    few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one - at_8)
+    few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one[8] - at_8)
     m = 64 * sms // 2
     split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
     whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
