@@ -209,8 +209,9 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  of least estimated time: TILE (K whole), TILE/splitS (K\n"
                      "                  split over a cluster), TILE/partsP (K in P parts),\n"
                      "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
-                     "                  rows (C of one column), few-rows and few-rows/partsP\n"
-                     "                  (M of 8 or less), flat (K = 1: C as one array); the\n"
+                     "                  rows (C of one column), few-cols (N of 2 to 16),\n"
+                     "                  few-rows and few-rows/partsP (M of 8 or less), flat\n"
+                     "                  (K = 1: C as one array); the\n"
                      "                  kernel line names the runner-up; exit 2 where NAME is\n"
                      "                  none of the candidates for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
@@ -362,7 +363,8 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             int bm, bn, count, used = 0;
             if (!step->track)
                 return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
-            int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-rows") == 0 || strcmp(arg, "flat") == 0;
+            int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-cols") == 0 || strcmp(arg, "few-rows") == 0 ||
+                           strcmp(arg, "flat") == 0;
             int few = strncmp(arg, "few-rows/", 9) == 0;   /* a few rows, K in parts: the kind takes a tile's place */
             if (few)
                 used = (int)strlen("few-rows");
@@ -376,7 +378,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                        sscanf(tail, "/parts%4d%n", &count, &used) == 1) && count > 1 && tail[used] == '\0');
             if (!ok)
                 return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
-                            "TILE/runs, TILE as 128x128; rows, few-rows, few-rows/partsP, flat)", quote(q, sizeof q, arg));
+                            "TILE/runs, TILE as 128x128; rows, few-cols, few-rows, few-rows/partsP, flat)", quote(q, sizeof q, arg));
             snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
             break;
         }

@@ -713,6 +713,12 @@ def cmd_plan_costs(a):
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
     few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one[8] - at_8)
+    # a few columns: a block of its rows (its kernel line says how many, and K's chunk), one and two blocks an SM
+    row = plan_run(a.step6, 2, 16, 256, "few-cols", a.reps)[2]
+    rows_a, chunk = map(int, re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", "")).groups())
+    col_chunk_us = [(plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols", a.reps)[0] -
+                     plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols", a.reps)[0]) /
+                    (PLAN_DEPTHS[1] - PLAN_DEPTHS[0]) for b in (1, 2)]
     m = 64 * sms // 2
     split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
     whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
@@ -725,12 +731,12 @@ def cmd_plan_costs(a):
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
             f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
-            f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f},\n"
+            f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)
     print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
-          f"sum {few_sum_us:.2f} us")
+          f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")
 
 
 # make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names

@@ -501,7 +501,7 @@ static void grid_shape(int i, int *m, int *n, int *k)
  * with the last float4 cut short), that reaches each distinct choice of the
  * plan, at each track part and --unroll. */
 static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}, {1631, 1, 75}, {4097, 1, 512}, {5371, 1, 10},
-                                 {6295, 1, 1}, {4096, 1000, 1}, {4097, 1001, 1}};
+                                 {6295, 1, 1}, {4096, 1000, 1}, {4097, 1001, 1}, {4099, 13, 4096}, {3001, 6, 2049}};
 enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
 static int step6_cases(const plan_device *dev, step6_case *out, int max)
 {
@@ -533,7 +533,7 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                                         "64x64/split2", "64x64/split4", "64x64/split8", "128x256", "128x256/runs",
                                         "128x128/parts2", "64x128/parts2", "64x64/parts2", "128x256/parts2",
                                         "128x64", "128x64/parts2", "32x128/parts2", "128x32", "128x32/parts2", "few-rows",
-                                        "few-rows/parts2", "rows", "flat"};
+                                        "few-rows/parts2", "rows", "few-cols", "flat"};
     int count = 0;
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         for (int vec = 0; vec <= 1; vec++) {
@@ -611,7 +611,8 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
  * of C, A read in 16-byte and 4-byte pieces; and three of a few rows of C (1, 8 and 5 rows;
  * 1, 8 and 8 lanes; 5, 264 and 387 blocks on an H100). */
 static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
-                                   {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {0, 0, 0, 0}};
+                                   {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {4099, 13, 4096, 1},
+                                   {3001, 6, 2049, 0}, {0, 0, 0, 0}};
 Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
 {
     char why[256];

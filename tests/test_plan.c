@@ -89,6 +89,16 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }
+    if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks of COL_DEPTH */
+        cr_assert(n > 1 && n <= COL_MAX_N && track >= TRACK_STREAM_K && p->tiles == cdiv(m, COL_ROWS) &&
+                      p->blocks == p->tiles && p->k_tiles == cdiv(k, COL_DEPTH) && p->split == 1 && p->parts == 1 &&
+                      p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 == 0),
+                  "%s: a few columns, %lld blocks", where, p->blocks);
+        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * COL_THREADS <= dev.threads_sm &&
+                      p->blocks_per_sm * COL_SMEM_BYTES(cdiv(n, 4) * 4) <= (size_t)dev.smem_sm &&
+                      p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
+        return;
+    }
     if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns (a power of two, up to 32, none
                                         wholly past N, FEW_CELLS float4s of C at most; 8 or more, or the widest),
                                         each a part of K */
@@ -665,7 +675,8 @@ Test(plan, blocks_that_start_at_once_count_unevenly)
 
 /* Without clusters (an A100, an RTX 4090, a Hopper running a binary without sm_90 code) the
  * small and skinny shapes with a deep K put it in parts rather than leave most SMs idle; a
- * column of C (N = 1) is read a row of A a block, a block for each of its 4096 rows. */
+ * column of C (N = 1) is read a row of A a block, a block for each of its 4096 rows, and a few
+ * columns (8192 x 16) COL_ROWS rows a block, more blocks than SMs. */
 Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
 {
     static const int shapes[][3] = {{300, 200, 2049}, {2049, 18, 2049}, {1, 4096, 4096}, {4096, 1, 4096},
@@ -680,7 +691,8 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
             step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
             char name[32];
             step6_plan_name(&p, name, sizeof name);
-            int column = x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0];
+            int column = (x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0]) ||
+                         (p.kernel == KERNEL_COLS && p.blocks > devs[d]->sms);
             cr_expect(column || (p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2), "%s, %dx%dx%d: %s", names[d],
                       x[0], x[1], x[2], name);
         }

@@ -508,7 +508,8 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
  * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile of a block alone
  * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us. A few rows: 4.5 us, 0.4 + 0.05 M us
  * a round of loads (two rows of B a thread), 0.5 us for a second block on an SM, 0.9 us to hand
- * parts over. The header it writes compiles against plan.h. */
+ * parts over. A few columns: 16 rows a block, K in chunks of 256, 3 us and 0.6 us a chunk times
+ * the blocks an SM runs. The header it writes compiles against plan.h. */
 Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
 {
     char dir[256];
@@ -527,6 +528,11 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
                       "    print(f'step6_unroll,{m},{n},{k},{us / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of 256 threads {cols} '\n"
                       "          'columns of C  at least 2 blocks an SM'); sys.exit()\n"
+                      "if plan == 'few-cols':\n"
+                      "    us = 3 + 0.6 * -(-k // 256) * max(1, -(-m // 16) / 132)\n"
+                      "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
+                      "    print(f'step6_unroll,{m},{n},{k},{us / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of 256 threads 16 rows '\n"
+                      "          'of A (C of a few columns)  K in chunks of 256  at least 2 blocks an SM'); sys.exit()\n"
                       "bm, bn = map(int, plan.split('/')[0].split('x')); parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
                       "blocks = -(-m // bm) * -(-n // bn) * parts; kt = -(-k // 8) // parts\n"
                       "us = 4 + 0.5 * kt * max(1, blocks / 132)\n"
@@ -537,7 +543,7 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
     expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
                       "grep -q '{{0.5000, 1.0000}, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
-                      "grep -q '^    0.4000, 0.0500, 0.900,$' \"$D/plan_costs.h\" && grep -q ', 0.500,$' \"$D/plan_costs.h\" && "
+                      "grep -q '^    0.4000, 0.0500, 0.900, {0.6000, 1.2000},$' \"$D/plan_costs.h\" && grep -q ', 0.500,$' \"$D/plan_costs.h\" && "
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
                       "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
     rm_rf(dir);

@@ -146,6 +146,8 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
         return err;
     if (p.kernel == KERNEL_ROWS)   // A times a vector: no stages
         return launch_rows(g, p, stream);
+    if (p.kernel == KERNEL_COLS)   // a few columns: no stages either
+        return launch_few_cols(g, p, stream);
     if (p.kernel == KERNEL_FEW)   // a few rows: no stages either
         return launch_few_rows(g, p, stream);
     if (p.kernel == KERNEL_FLAT)   // K = 1, an outer product: C as one array, no stages

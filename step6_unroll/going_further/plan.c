@@ -37,6 +37,11 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
         return;
     }
+    if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks; A in float4s */
+        p->tiles = p->blocks = cdiv(m, COL_ROWS), p->k_tiles = cdiv(k, COL_DEPTH), p->vec = k % 4 == 0;
+        p->blocks_per_sm = blocks_per_sm(COL_THREADS, COL_MIN_BLOCKS, COL_SMEM_BYTES(cdiv(n, 4) * 4), dev, &p->limit);
+        return;
+    }
     if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
         p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts;
         p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
@@ -85,6 +90,10 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
         double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8 * groups)) : 0.0;
         return PLAN_COSTS.launch_us + ceil(p->blocks / slots) * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums;
     }
+    if (p->kernel == KERNEL_COLS) {   /* a few columns: an SM's blocks in rounds, a chunk at a time, or the memory */
+        double per_sm = (double)cdiv(p->blocks, dev->sms), at_once = fmin(fmin(per_sm, p->blocks_per_sm), 2);
+        return PLAN_COSTS.launch_us + fmax(memory, ceil(per_sm / at_once) * p->k_tiles * PLAN_COSTS.col_chunk_us[(int)at_once - 1]);
+    }
     if (p->kernel >= KERNEL_ROWS)   /* A times a vector, K = 1: A, B and C moved once, at the memory's pace */
         return PLAN_COSTS.launch_us + memory;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
@@ -107,7 +116,8 @@ int step6_plan_name(const step6_plan *p, char *buf, size_t len)
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel >= KERNEL_ROWS)   /* a few rows may have K in parts */
         return snprintf(buf, len, p->parts > 1 ? "%s/parts%d" : "%s",
-                        p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_FEW ? "few-rows" : "flat", p->parts);
+                        p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_COLS ? "few-cols"
+                        : p->kernel == KERNEL_FEW ? "few-rows" : "flat", p->parts);
     if (p->parts > 1 || p->split > 1)
         return snprintf(buf, len, "%dx%d/%s%d", t->bm, t->bn, p->parts > 1 ? "parts" : "split", p->parts * p->split);
     return snprintf(buf, len, "%dx%d%s", t->bm, t->bn, p->runs ? "/runs" : "");
@@ -192,7 +202,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
             for (int l = 32, first = 1; s->m <= FEW_MAX_M && l >= 1; l /= 2)   /* the most, down to 128-byte rows */
                 if ((l == 1 || (2 * l < s->n && s->m * l <= FEW_CELLS)) && (first || l >= 8))
                     c.lanes = l, first = 0, offer_parts(s, c, 1);
-        } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : s->k == 1)
+        } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_COLS ? s->n > 1 && s->n <= COL_MAX_N : s->k == 1)
             offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* tiles, K in parts */
         tile_id t = PART_TILES[i];
@@ -246,9 +256,12 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     else
         snprintf(k_share, sizeof k_share, "K whole");
     tile_plan fit = {.blocks_per_sm = p->blocks_per_sm, .limit = p->limit};
-    fit_describe_blocks(&fit, p->kernel == KERNEL_FEW ? p->blocks_per_sm : t->min_blocks, blocks, sizeof blocks);
+    fit_describe_blocks(&fit, p->kernel >= KERNEL_COLS ? p->blocks_per_sm : t->min_blocks, blocks, sizeof blocks);
     if (p->kernel >= KERNEL_ROWS)
         return p->kernel == KERNEL_FLAT ? snprintf(buf, len, "a float4 of C a thread, C as one array%s", why)
+               : p->kernel == KERNEL_COLS ? snprintf(buf, len, "a block of %d threads %d rows of A (C of a few columns), K "
+                   "in chunks of %d, A read in %d-byte pieces, %s%s", COL_THREADS, COL_ROWS, COL_DEPTH, p->vec ? 16 : 4,
+                   blocks, why)
                : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
                                                    "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "

@@ -72,8 +72,13 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * its rows of B in pairs, and the last block of a column adds up the parts' sums 8 at a
  * time. Or C of K = 1, an outer product, as one array (matrix_vector.cuh: FLAT_THREADS a
  * block, a float4 of C a thread). */
-typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
+typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
+/* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (a row of B's chunk a
+ * thread), two blocks an SM (__launch_bounds__: 128 registers a thread) */
+enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
+/* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), each warp's sums */
+#define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
 enum { FLAT_THREADS = 256 };
 /* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
@@ -137,6 +142,7 @@ typedef struct {
                               sums), */
     double few_row_us;     /* and its more for each row of A (the line through M = 1 ... FEW_MAX_M), */
     double few_sum_us;     /* and, K in parts, handing a part's sums over (a slot, a fence, a count) */
+    double col_chunk_us[2];   /* a few columns: a chunk of K of each of b blocks on one SM, b = 1, 2 */
     tile_costs tile[TILE_SHAPES];
 } plan_costs;
 
