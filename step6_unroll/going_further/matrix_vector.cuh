@@ -71,8 +71,8 @@ static cudaError_t launch_rows(const gemm_args *g, const step6_plan &p, cudaStre
 // reads each row of A 64 bytes a k-tile, a k-tile at a time: at 8192 x 16 x 8192 A came at
 // 1.6 TB/s. Each float of A serves N FMAs, so the time is reading A once, in long runs. A
 // block takes COL_ROWS rows and walks K in chunks of COL_DEPTH: the chunk of B (COL_DEPTH x
-// N, padded to NP columns) goes to shared memory, a row of it a thread; A goes straight to
-// registers, the next chunk's on its way while this one's FMAs run. A thread takes two rows
+// N, padded to NP columns) goes to shared memory, its floats read in turn by the threads; A
+// goes straight to registers, the next chunk's on its way while this one's FMAs run. A thread takes two rows
 // and, in each chunk, two float4s of each (8 lanes of a warp take a row's consecutive
 // float4s, 4 warps the chunk's four quarters), times the 4 rows of B each float4 meets. The
 // sums meet across the 8 lanes by shuffles and across the 4 warps in shared memory, in the
@@ -91,8 +91,11 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32, t = lane % LANES, pair = lane / LANES;
     int q0 = warp % WARPS_K * LANES + t, row = blockIdx.x * COL_ROWS + (warp / WARPS_K * (32 / LANES) + pair) * 2;
     const float *a_row[2] = {a + (size_t)min(row, m - 1) * k, a + (size_t)min(row + 1, m - 1) * k};
-    float acc[2][NP] = {}, x[2][2][4], y[NP];   // x: [float4][row][4] of A; y: this thread's row of B's chunk
-    auto load = [&](int chunk) {   // A's float4s (zeros past K) and B's row (zeros past N and K), of a chunk
+    float acc[2][NP] = {}, x[2][2][4], y[NP];   // x: [float4][row][4] of A; y: this thread's floats of B's chunk
+    // B's chunk is COL_DEPTH rows of n floats, one after another: the threads read it in turn, a float each, and
+    // place each float at its row and column (kept as they step: no division in the loop).
+    int step_rows = COL_THREADS / n, step_cols = COL_THREADS % n, first_row = threadIdx.x / n, first_col = threadIdx.x % n;
+    auto load = [&](int chunk) {   // A's float4s (zeros past K) and this thread's floats of B's chunk (zeros past K)
 #pragma unroll
         for (int h = 0; h < 2; h++)
 #pragma unroll
@@ -106,18 +109,27 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
                     for (int e = 0; e < 4; e++)
                         x[h][r][e] = !VEC && kk + e < k ? __ldcs(a_row[r] + kk + e) : 0.0f;
             }
-        int kk = chunk * COL_DEPTH + threadIdx.x;
+        long long at = (long long)chunk * COL_DEPTH * n, left = (long long)k * n - at;
 #pragma unroll
-        for (int j = 0; j < NP; j++)
-            y[j] = j < n && kk < k ? __ldg(b + (size_t)kk * n + j) : 0.0f;
+        for (int i = 0; i < NP; i++) {
+            int f = threadIdx.x + i * COL_THREADS;
+            y[i] = f < COL_DEPTH * n && f < left ? __ldg(b + at + f) : 0.0f;
+        }
     };
+    for (int i = threadIdx.x; i < QUADS * ROW_QUAD; i += COL_THREADS)   // columns n to NP stay 0
+        b_chunk[i] = 0.0f;
     int chunks = (k + COL_DEPTH - 1) / COL_DEPTH;
     load(0);
     for (int chunk = 0; chunk < chunks; chunk++) {
         __syncthreads();   // every thread is done with the last chunk of B
 #pragma unroll
-        for (int j = 0; j < NP; j++)
-            b_chunk[threadIdx.x / 4 * ROW_QUAD + threadIdx.x % 4 * NP + j] = y[j];
+        for (int i = 0, row = first_row, col = first_col; i < NP; i++) {
+            if (threadIdx.x + i * COL_THREADS < COL_DEPTH * n)
+                b_chunk[row / 4 * ROW_QUAD + row % 4 * NP + col] = y[i];
+            row += step_rows, col += step_cols;
+            if (col >= n)
+                row++, col -= n;
+        }
         __syncthreads();
         float now[2][2][4];
 #pragma unroll
