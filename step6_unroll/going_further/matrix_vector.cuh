@@ -72,11 +72,11 @@ static cudaError_t launch_rows(const gemm_args *g, const step6_plan &p, cudaStre
 // 1.6 TB/s. Each float of A serves N FMAs, so the time is reading A once, in long runs. A
 // block takes COL_ROWS rows and walks K in chunks of COL_DEPTH: the chunk of B (COL_DEPTH x
 // N, padded to NP columns) goes to shared memory, its floats read in turn by the threads; A
-// goes straight to registers, the next chunk's on its way while this one's FMAs run. A thread takes two rows
-// and, in each chunk, two float4s of each (8 lanes of a warp take a row's consecutive
-// float4s, 4 warps the chunk's four quarters), times the 4 rows of B each float4 meets. The
-// sums meet across the 8 lanes by shuffles and across the 4 warps in shared memory, in the
-// same order every launch.
+// goes straight to registers, the next chunk's on its way while this one's FMAs run. A
+// thread takes two rows and, in each chunk, two float4s of each (8 lanes of a warp take a
+// row's consecutive float4s, 4 warps the chunk's four quarters), times the 4 rows of B each
+// float4 meets. The sums meet across the 8 lanes by shuffles and across the 4 warps in
+// shared memory, in the same order every launch.
 //   ./step6 8192 16 8192
 template <int NP, bool VEC>
 __global__ void __launch_bounds__(COL_THREADS, COL_MIN_BLOCKS)
@@ -94,7 +94,8 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
     float acc[2][NP] = {}, x[2][2][4], y[NP];   // x: [float4][row][4] of A; y: this thread's floats of B's chunk
     // B's chunk is COL_DEPTH rows of n floats, one after another: the threads read it in turn, a float each, and
     // place each float at its row and column (kept as they step: no division in the loop).
-    int step_rows = COL_THREADS / n, step_cols = COL_THREADS % n, first_row = threadIdx.x / n, first_col = threadIdx.x % n;
+    int step_rows = COL_THREADS / n, step_cols = COL_THREADS % n;
+    int first_row = threadIdx.x / n, first_col = threadIdx.x % n;
     auto load = [&](int chunk) {   // A's float4s (zeros past K) and this thread's floats of B's chunk (zeros past K)
 #pragma unroll
         for (int h = 0; h < 2; h++)
