@@ -35,26 +35,20 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         for (p->lanes = 1; p->lanes < ROW_THREADS && 4 * p->lanes < k; p->lanes *= 2) {}
         p->tiles = m, p->blocks = cdiv(m, ROW_THREADS / p->lanes), p->vec = k % 4 == 0;
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
-        return;
-    }
-    if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks; A in float4s */
+    } else if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks; A in float4s */
         p->tiles = p->blocks = cdiv(m, COL_ROWS), p->k_tiles = cdiv(k, COL_DEPTH), p->vec = k % 4 == 0;
         p->blocks_per_sm = blocks_per_sm(COL_THREADS, COL_MIN_BLOCKS, COL_SMEM_BYTES(cdiv(n, 4) * 4), dev, &p->limit);
-        return;
-    }
-    if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
+    } else if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
         p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts;
         p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
-        return;
-    }
-    if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
+    } else if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
         p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
         p->blocks_per_sm = blocks_per_sm(FLAT_THREADS, 1, 0, dev, &p->limit);
-        return;
     }
-    p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn);
-    p->k_tiles = cdiv(k, t->bk);
+    if (p->kernel >= KERNEL_ROWS)
+        return;
+    p->tiles = cdiv(m, t->bm) * cdiv(n, t->bn), p->k_tiles = cdiv(k, t->bk);
     /* Stream-K: a last partial wave after whole ones in runs of k-tiles, one an SM or MAX_PIECES a tile at most */
     long long left = p->tiles % dev->sms, pieces = (long long)fmin(p->k_tiles, MAX_PIECES);
     p->runs = with_runs && p->tiles >= dev->sms && left ? (int)fmin(left * pieces, dev->sms) : 0;
@@ -90,12 +84,12 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
         double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8 * groups)) : 0.0;
         return PLAN_COSTS.launch_us + ceil(p->blocks / slots) * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums;
     }
-    if (p->kernel == KERNEL_COLS) {   /* a few columns: an SM's blocks in rounds, a chunk at a time, or the memory */
+    if (p->kernel >= KERNEL_ROWS) {   /* A, B and C moved once, at the memory's pace; a few columns: or each SM's blocks
+                                         in rounds, a chunk of K at a time, at the pace of the blocks it holds at once */
         double per_sm = (double)cdiv(p->blocks, dev->sms), at_once = fmin(fmin(per_sm, p->blocks_per_sm), 2);
-        return PLAN_COSTS.launch_us + fmax(memory, ceil(per_sm / at_once) * p->k_tiles * PLAN_COSTS.col_chunk_us[(int)at_once - 1]);
+        double chunks = ceil(per_sm / at_once) * p->k_tiles * PLAN_COSTS.col_chunk_us[(int)at_once - 1];
+        return PLAN_COSTS.launch_us + fmax(memory, p->kernel == KERNEL_COLS ? chunks : 0.0);
     }
-    if (p->kernel >= KERNEL_ROWS)   /* A times a vector, K = 1: A, B and C moved once, at the memory's pace */
-        return PLAN_COSTS.launch_us + memory;
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
@@ -116,8 +110,7 @@ int step6_plan_name(const step6_plan *p, char *buf, size_t len)
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel >= KERNEL_ROWS)   /* a few rows may have K in parts */
         return snprintf(buf, len, p->parts > 1 ? "%s/parts%d" : "%s",
-                        p->kernel == KERNEL_ROWS ? "rows" : p->kernel == KERNEL_COLS ? "few-cols"
-                        : p->kernel == KERNEL_FEW ? "few-rows" : "flat", p->parts);
+                        (const char *[]){"rows", "few-cols", "few-rows", "flat"}[p->kernel - KERNEL_ROWS], p->parts);
     if (p->parts > 1 || p->split > 1)
         return snprintf(buf, len, "%dx%d/%s%d", t->bm, t->bn, p->parts > 1 ? "parts" : "split", p->parts * p->split);
     return snprintf(buf, len, "%dx%d%s", t->bm, t->bn, p->runs ? "/runs" : "");
@@ -144,8 +137,7 @@ static void offer(search *s, step6_plan c, int with_runs)
     complete(&c, s->m, s->n, s->k, with_runs, s->dev);
     if (c.blocks_per_sm < 1 || (with_runs && !c.runs))
         return;
-    c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev);
-    c.found = 1;
+    c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev), c.found = 1;
     char name[32];
     step6_plan_name(&c, name, sizeof name);
     if (s->name && strcmp(name, s->name) != 0)
@@ -162,16 +154,13 @@ static void offer(search *s, step6_plan c, int with_runs)
  * all blocks at once, parts 16 k-tiles deep (wide: 64); a few rows, FEW_WAVES times that, a row of B a thread. */
 static void offer_parts(search *s, step6_plan c, long long from)
 {
-    c.parts = 1;
-    complete(&c, s->m, s->n, s->k, 0, s->dev);
+    c.parts = 1, complete(&c, s->m, s->n, s->k, 0, s->dev);
     double slots = (double)s->dev->sms * c.blocks_per_sm, most = fmin(c.kernel == KERNEL_FEW
         ? fmin(FEW_WAVES * slots / c.tiles, (double)s->k * c.lanes / FEW_THREADS)
         : fmin(slots / c.tiles, c.k_tiles / (c.kernel == KERNEL_WIDE ? 64 : 16)), MAX_PARTS);
     for (long long p = from, top = (long long)most; p == 1 || p <= top;
-         p = p < 16 ? p + 1 : p + p / 4 < top ? p + p / 4 : p == top ? top + 1 : top) {
-        c.parts = (int)p;
-        offer(s, c, 0);
-    }
+         p = p < 16 ? p + 1 : p + p / 4 < top ? p + p / 4 : p == top ? top + 1 : top)
+        c.parts = (int)p, offer(s, c, 0);
 }
 
 /* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). The skinny shapes' three
@@ -224,11 +213,8 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
         p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));
     search s = {m, n, k, dev, name, {0}, {0}};
     offer_all(&s, &p, unroll);
-    if (!s.best.found) {   /* the name is none of the candidates: the plan's choice, marked so */
-        s.name = NULL;
-        offer_all(&s, &p, unroll);
-        s.best.found = 0;
-    }
+    if (!s.best.found)   /* the name is none of the candidates: the plan's choice, marked so */
+        s.name = NULL, offer_all(&s, &p, unroll), s.best.found = 0;
     p = s.best;
     if (s.next.found && !name)
         step6_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
@@ -259,9 +245,9 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     fit_describe_blocks(&fit, p->kernel >= KERNEL_COLS ? p->blocks_per_sm : t->min_blocks, blocks, sizeof blocks);
     if (p->kernel >= KERNEL_ROWS)
         return p->kernel == KERNEL_FLAT ? snprintf(buf, len, "a float4 of C a thread, C as one array%s", why)
-               : p->kernel == KERNEL_COLS ? snprintf(buf, len, "a block of %d threads %d rows of A (C of a few columns), K "
-                   "in chunks of %d, A read in %d-byte pieces, %s%s", COL_THREADS, COL_ROWS, COL_DEPTH, p->vec ? 16 : 4,
-                   blocks, why)
+               : p->kernel == KERNEL_COLS ? snprintf(buf, len, "a block of %d threads %d rows of A (C of a few columns), "
+                                                   "K in chunks of %d, A read in %d-byte pieces, %s%s", COL_THREADS,
+                                                   COL_ROWS, COL_DEPTH, p->vec ? 16 : 4, blocks, why)
                : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
                                                    "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
