@@ -101,13 +101,14 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
         float *to = b_chunks[chunk % 2];
         // a rolled loop: unrolled, its NP places were kept in registers, and the sm_120 build spilled
 #pragma unroll 1
-        for (int i = 0, row = first_row, col = first_col; i < NP; i++) {
+        for (int i = 0, b_row = first_row, b_col = first_col; i < NP; i++) {
             int f = threadIdx.x + i * COL_THREADS;
             if (f < COL_DEPTH * n)
-                cp_async_4(to + row / 4 * ROW_QUAD + row % 4 * NP + col, b + (f < left ? at + f : 0), f < left ? 4 : 0);
-            row += step_rows, col += step_cols;
-            if (col >= n)
-                row++, col -= n;
+                cp_async_4(to + b_row / 4 * ROW_QUAD + b_row % 4 * NP + b_col, b + (f < left ? at + f : 0),
+                           f < left ? 4 : 0);
+            b_row += step_rows, b_col += step_cols;
+            if (b_col >= n)
+                b_row++, b_col -= n;
         }
         cp_async_commit();
     };
@@ -127,7 +128,7 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
             }
     };
     for (int i = threadIdx.x; i < 2 * QUADS * ROW_QUAD; i += COL_THREADS)   // columns n to NP stay 0
-        b_chunks[0][i] = 0.0f;
+        b_chunks[i % 2][i / 2] = 0.0f;
     __syncthreads();
     int chunks = (k + COL_DEPTH - 1) / COL_DEPTH;
     copy_b(0);
