@@ -378,7 +378,8 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
                        sscanf(tail, "/parts%4d%n", &count, &used) == 1) && count > 1 && tail[used] == '\0');
             if (!ok)
                 return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
-                            "TILE/runs, TILE as 128x128; rows, few-cols, few-rows, few-rows/partsP, flat)", quote(q, sizeof q, arg));
+                            "TILE/runs, TILE as 128x128; rows, few-cols, few-rows, few-rows/partsP, flat)",
+                            quote(q, sizeof q, arg));
             snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
             break;
         }

@@ -715,7 +715,10 @@ def cmd_plan_costs(a):
     few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one[8] - at_8)
     # a few columns: a block of its rows (its kernel line says how many, and K's chunk), one and two blocks an SM
     row = plan_run(a.step6, 2, 16, 256, "few-cols", a.reps)[2]
-    rows_a, chunk = map(int, re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", "")).groups())
+    block = re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", ""))
+    if not block:
+        raise Fail(f"{a.step6}'s few columns name no rows of A and chunks of K: {row.get('kernel', '')}")
+    rows_a, chunk = map(int, block.groups())
     col_chunk_us = [(plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols", a.reps)[0] -
                      plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols", a.reps)[0]) /
                     (PLAN_DEPTHS[1] - PLAN_DEPTHS[0]) for b in (1, 2)]

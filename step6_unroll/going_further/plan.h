@@ -63,7 +63,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
 /* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles),
  * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
  * runs), A times a vector (matrix_vector.cuh: N = 1, lanes threads a row of A, the least
- * power of two that gives each a float4 of it, up to ROW_THREADS), or a few rows of A
+ * power of two that gives each a float4 of it, up to ROW_THREADS), a few columns of C
+ * (matrix_vector.cuh: N of 2 to COL_MAX_N, below), or a few rows of A
  * times B (matrix_vector.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
  * FEW_THREADS takes 4 x lanes columns and a part of K: lanes a power of two, from the least
  * that covers N (at most 32 and FEW_CELLS / M) down to 8 (rows of B read 128 bytes at a
@@ -74,8 +75,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
-/* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (a row of B's chunk a
- * thread), two blocks an SM (__launch_bounds__: 128 registers a thread) */
+/* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (B's chunk copied a
+ * float a thread in turn), two blocks an SM (__launch_bounds__: 128 registers a thread) */
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
 /* and their shared memory at N rounded up to np: two chunks of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
 #define COL_SMEM_BYTES(np) ((size_t)(2 * COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
