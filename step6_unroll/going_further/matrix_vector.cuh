@@ -71,12 +71,12 @@ static cudaError_t launch_rows(const gemm_args *g, const step6_plan &p, cudaStre
 // reads each row of A 64 bytes a k-tile, a k-tile at a time: at 8192 x 16 x 8192 A came at
 // 1.6 TB/s. Each float of A serves N FMAs, so the time is reading A once, in long runs. A
 // block takes COL_ROWS rows and walks K in chunks of COL_DEPTH. B's chunk (COL_DEPTH x N,
-// padded to NP columns) is copied to shared memory by cp.async, into one of two buffers; A
-// goes straight to registers. The next chunk's copies and loads are on their way while this
-// one's FMAs run. A thread takes two rows and, in each chunk, two float4s of each (8 lanes
-// of a warp take a row's consecutive float4s, 4 warps the chunk's four quarters), times the
-// 4 rows of B each float4 meets. The sums meet across the 8 lanes by shuffles and across
-// the 4 warps in shared memory, in the same order every launch.
+// padded to NP columns) goes to shared memory, its floats read in turn by the threads; A
+// goes straight to registers. The next chunk's loads are on their way while this one's
+// FMAs run. A thread takes two rows and, in each chunk, two float4s of each (8 lanes of a
+// warp take a row's consecutive float4s, 4 warps the chunk's four quarters), times the 4
+// rows of B each float4 meets. The sums meet across the 8 lanes by shuffles and across the
+// 4 warps in shared memory, in the same order every launch.
 //   ./step6 8192 16 8192
 template <int NP, bool VEC>
 __global__ void __launch_bounds__(COL_THREADS, COL_MIN_BLOCKS)
@@ -85,34 +85,18 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
     constexpr int LANES = 8, WARPS_K = 4, QUADS = COL_DEPTH / 4, ROW_QUAD = 4 * NP + 4;   // +4: no bank conflicts
     static_assert(COL_ROWS == 2 * (32 / LANES) * (COL_THREADS / 32 / WARPS_K) && QUADS == 2 * LANES * WARPS_K &&
                   COL_THREADS == COL_DEPTH, "plan.h");
-    __shared__ __align__(16) float b_chunks[2][QUADS * ROW_QUAD];   // 4 rows of B a float4 of A meets, the next 4...
+    __shared__ __align__(16) float b_chunk[QUADS * ROW_QUAD];   // 4 rows of B a float4 of A meets, then the next 4
     __shared__ float warp_sums[COL_THREADS / 32][32 / LANES][2][NP];
-    static_assert(sizeof b_chunks + sizeof warp_sums == COL_SMEM_BYTES(NP), "plan.h");
+    static_assert(sizeof b_chunk + sizeof warp_sums == COL_SMEM_BYTES(NP), "plan.h");
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32, t = lane % LANES, pair = lane / LANES;
     int q0 = warp % WARPS_K * LANES + t, row = blockIdx.x * COL_ROWS + (warp / WARPS_K * (32 / LANES) + pair) * 2;
     const float *a_row[2] = {a + (size_t)min(row, m - 1) * k, a + (size_t)min(row + 1, m - 1) * k};
-    float acc[2][NP] = {}, x[2][2][4];   // x: [float4][row][4] of A
-    // B's chunk is COL_DEPTH rows of n floats, one after another: the threads copy it in turn (cp.async, as step 5's
-    // ring), a float each, to its row and column (kept as they step: no division in the loop), zeros past K.
-    int step_rows = COL_THREADS / n, step_cols = COL_THREADS % n;
-    int first_row = threadIdx.x / n, first_col = threadIdx.x % n;
-    auto copy_b = [&](int chunk) {
-        long long at = (long long)chunk * COL_DEPTH * n, left = (long long)k * n - at;
-        float *to = b_chunks[chunk % 2];
-        // a rolled loop: unrolled, its NP places were kept in registers, and the sm_120 build spilled
-#pragma unroll 1
-        for (int i = 0, b_row = first_row, b_col = first_col; i < NP; i++) {
-            int f = threadIdx.x + i * COL_THREADS;
-            if (f < COL_DEPTH * n)
-                cp_async_4(to + b_row / 4 * ROW_QUAD + b_row % 4 * NP + b_col, b + (f < left ? at + f : 0),
-                           f < left ? 4 : 0);
-            b_row += step_rows, b_col += step_cols;
-            if (b_col >= n)
-                b_row++, b_col -= n;
-        }
-        cp_async_commit();
-    };
-    auto load = [&](int chunk) {   // A's float4s, zeros past K
+    float acc[2][NP] = {}, x[2][2][4], y[NP];   // x: [float4][row][4] of A; y: this thread's floats of B's chunk
+    // B's chunk is COL_DEPTH rows of n floats, one after another: the threads read it in turn, a float each (n floats
+    // a thread, as COL_THREADS == COL_DEPTH; fewer in the last chunk), and place each at its row and column (kept as
+    // they step: no division in the loop).
+    int step_rows = COL_THREADS / n, step_cols = COL_THREADS % n, first_row = threadIdx.x / n, first_col = threadIdx.x % n;
+    auto load = [&](int chunk) {   // A's float4s (zeros past K) and this thread's floats of B's chunk (zeros past K)
 #pragma unroll
         for (int h = 0; h < 2; h++)
 #pragma unroll
@@ -126,22 +110,27 @@ sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b,
                     for (int e = 0; e < 4; e++)
                         x[h][r][e] = !VEC && kk + e < k ? __ldcs(a_row[r] + kk + e) : 0.0f;
             }
+        long long at = (long long)chunk * COL_DEPTH * n + threadIdx.x, left = (long long)k * n - at;
+        int floats = left <= 0 ? 0 : (int)min((long long)n, (left + COL_THREADS - 1) / COL_THREADS);
+#pragma unroll
+        for (int i = 0; i < NP; i++)
+            y[i] = i < floats ? __ldg(b + at + i * COL_THREADS) : 0.0f;
     };
-    for (int i = threadIdx.x; i < 2 * QUADS * ROW_QUAD; i += COL_THREADS)   // columns n to NP stay 0
-        b_chunks[i % 2][i / 2] = 0.0f;
-    __syncthreads();
+    for (int i = threadIdx.x; i < QUADS * ROW_QUAD; i += COL_THREADS)   // columns n to NP stay 0
+        b_chunk[i] = 0.0f;
     int chunks = (k + COL_DEPTH - 1) / COL_DEPTH;
-    copy_b(0);
     load(0);
     for (int chunk = 0; chunk < chunks; chunk++) {
-        __syncthreads();   // every thread is done with the chunk before: its buffer takes the next
-        if (chunk + 1 < chunks)
-            copy_b(chunk + 1);
-        else
-            cp_async_commit();   // an empty group: the wait below is the same every trip
-        cp_async_wait<1>();   // this chunk's copies have landed, for everyone after the barrier
+        __syncthreads();   // every thread is done with the last chunk of B
+#pragma unroll
+        for (int i = 0, row = first_row, col = first_col; i < NP; i++) {
+            if (i < n)
+                b_chunk[row / 4 * ROW_QUAD + row % 4 * NP + col] = y[i];
+            row += step_rows, col += step_cols;
+            if (col >= n)
+                row++, col -= n;
+        }
         __syncthreads();
-        const float *b_chunk = b_chunks[chunk % 2];
         float now[2][2][4];
 #pragma unroll
         for (int h = 0; h < 2; h++)

@@ -75,11 +75,11 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
-/* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (B's chunk copied a
+/* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (B's chunk read a
  * float a thread in turn), two blocks an SM (__launch_bounds__: 128 registers a thread) */
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
-/* and their shared memory at N rounded up to np: two chunks of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
-#define COL_SMEM_BYTES(np) ((size_t)(2 * COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
+/* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
+#define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
 enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
 enum { FLAT_THREADS = 256 };
 /* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
