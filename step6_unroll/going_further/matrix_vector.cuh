@@ -1,5 +1,6 @@
 // matrix_vector.cuh - going further, 4 (last): C of one column (A times a vector), C of
-// a few rows (a few rows of A times B), and C of K = 1 (an outer product, as one array).
+// a few columns, C of a few rows (a few rows of A times B), and C of K = 1 (an outer
+// product, as one array).
 //
 // With N = 1 every tile of the track pads C: the narrowest, 128 x 32, computes 32 columns
 // for one. Each float of A then serves one FMA, so the time is reading A once. Here
