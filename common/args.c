@@ -211,9 +211,9 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
                      "                  rows (C of one column), few-cols (N of 2 to 16),\n"
                      "                  few-rows and few-rows/partsP (M of 8 or less), flat\n"
-                     "                  (K = 1: C as one array); the\n"
-                     "                  kernel line names the runner-up; exit 2 where NAME is\n"
-                     "                  none of the candidates for the problem on this GPU\n",
+                     "                  (K = 1: C as one array); the kernel line names the\n"
+                     "                  runner-up; exit 2 where NAME is none of the candidates\n"
+                     "                  for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
     fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"

@@ -498,8 +498,8 @@ static void grid_shape(int i, int *m, int *n, int *k)
 /* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
  * k-tile), then of six columns of C (N = 1, K a multiple of 4 and not; 256, 32, 128, 4 and 1
  * threads a row, the last block's rows cut short) and two of K = 1 (C of whole float4s, and
- * with the last float4 cut short), that reaches each distinct choice of the
- * plan, at each track part and --unroll. */
+ * with the last float4 cut short) and two of a few columns (N of 13 and 6, K a multiple of 4
+ * and not), that reaches each distinct choice of the plan, at each track part and --unroll. */
 static const int COLUMNS[][3] = {{4097, 1, 4096}, {1000, 1, 4099}, {1631, 1, 75}, {4097, 1, 512}, {5371, 1, 10},
                                  {6295, 1, 1}, {4096, 1000, 1}, {4097, 1001, 1}, {4099, 13, 4096}, {3001, 6, 2049}};
 enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
@@ -608,8 +608,9 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
 /* Every part of the track, and --unroll both ways, at the awkward shapes: sizes below a
  * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; two shapes of wide tiles,
  * one wave with K whole and one with runs of k-tiles that cut tiles in four; two columns
- * of C, A read in 16-byte and 4-byte pieces; and three of a few rows of C (1, 8 and 5 rows;
- * 1, 8 and 8 lanes; 5, 264 and 387 blocks on an H100). */
+ * of C, A read in 16-byte and 4-byte pieces; three of a few rows of C (1, 8 and 5 rows;
+ * 1, 8 and 8 lanes; 5, 264 and 387 blocks on an H100); and two of a few columns (13 and 6,
+ * A read in 16-byte and 4-byte pieces). */
 static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
                                    {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {4099, 13, 4096, 1},
                                    {3001, 6, 2049, 0}, {0, 0, 0, 0}};
