@@ -84,6 +84,60 @@ static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TIL
                   is_warp_tile<warp_small>(TILE_SMALL),
               "plan.h's TRACK_TILES");
 
+// Rows of B that are not 16-byte aligned (N % 4 != 0) are copied 4 bytes at a time. Step 6
+// has a thread copy its float4's four floats in turn, so one copy of a warp writes floats 4
+// apart: 8 banks of shared memory for 32 floats, four wavefronts where one would do. Here
+// a warp's copy takes 32 consecutive floats of a row instead: its lanes start on consecutive
+// columns, and copy j lies b_row_of<CFG>(j) rows and b_col_of<CFG>(j) columns further on.
+// (README, "Rows that are not 16-byte aligned".)
+template <typename CFG>
+__device__ constexpr int b_row_of(int j) { return j * 32 / CFG::BN; }
+template <typename CFG>
+__device__ constexpr int b_col_of(int j) { return j * 32 % CFG::BN; }
+template <typename CFG, bool VEC>
+__device__ __forceinline__ copy_plan<CFG> track_copy_plan(const float *a, const float *b, int m, int n, int k,
+                                                         int tile_row, int tile_col)
+{
+    copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
+    if (!VEC) {   // the warp's first row and column of B's pass, and this lane's column
+        int first = threadIdx.x / 32 * 32, c_was = plan.b_dst - plan.b_row * CFG::BN;
+        int row = first / (CFG::BN / 4), c = first % (CFG::BN / 4) * 4 + threadIdx.x % 32;
+        plan.b_src += (ptrdiff_t)(row - plan.b_row) * n + (c - c_was);
+        plan.b_cols += c_was - c;
+        plan.b_row = row, plan.b_dst = row * CFG::BN + c;
+    }
+    return plan;
+}
+
+// A k-tile with a K check (the partial one, and the wide tiles' first ones): step 6's copies,
+// or where N % 4 != 0, A's as step 6 copies it and B's along the lanes.
+template <typename CFG, bool VEC>
+__device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, const copy_plan<CFG> &plan, int n,
+                                             int k)
+{
+    using P = copy_plan<CFG>;
+    if constexpr (VEC) {
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, 0);
+    } else {
+#pragma unroll
+        for (int kp = 0; kp < P::A_K_PASSES; kp++)
+#pragma unroll
+            for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
+                cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                           plan.a_src + rp * plan.a_pass + kp * 8,
+                           kp * 8 + plan.kq < k && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
+#pragma unroll
+        for (int i = 0; i < P::B_PASSES; i++)
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                int r = i * P::B_ROWS_PER_PASS + b_row_of<CFG>(j);
+                cp_async_4(&b_stage[plan.b_dst + r * CFG::BN + b_col_of<CFG>(j)],
+                           plan.b_src + (size_t)r * n + b_col_of<CFG>(j),
+                           plan.b_row + r < k && b_col_of<CFG>(j) < plan.b_cols ? 4 : 0);
+            }
+    }
+}
+
 // The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
 // columns, and those checks are the same for every k-tile of a tile: worked out once per
 // tile, as the source size of each copy, instead of in the loop.
@@ -136,15 +190,17 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
         if (VEC) {
             cp_async_16(dst, src, size.b_bytes);
         } else {
-            // Each float's column check is made here, at the copy. Left to itself, the
-            // compiler makes the four checks once, before the loop, and keeps them through
-            // it: one value too many for the wide tile on sm_100 and sm_120, which went to
-            // local memory. The empty asm gives `cols` anew at each copy.
+            // Along the lanes (track_copy_plan). Each column check is made here, at the
+            // copy. Left to itself, the compiler makes the four checks once, before the
+            // loop, and keeps them through it: one value too many for the wide tile on
+            // sm_100 and sm_120, which went to local memory. The empty asm gives `cols`
+            // anew at each copy.
             int cols = plan.b_cols;
             asm volatile("" : "+r"(cols));
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                cp_async_4(dst + j, src + j, j < cols ? 4 : 0);
+                cp_async_4(dst + b_row_of<CFG>(j) * CFG::BN + b_col_of<CFG>(j),
+                           src + (size_t)b_row_of<CFG>(j) * n + b_col_of<CFG>(j), b_col_of<CFG>(j) < cols ? 4 : 0);
         }
     }
 }
@@ -163,7 +219,7 @@ struct first_then_whole {
     {
         int depth = k_tile == 0 ? k_first : CFG::BK;
         if (k_tile == 0) {
-            load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k_first, 0);
+            load_checked<CFG, VEC>(a_stage, b_stage, plan, n, k_first);
         } else {
 #pragma unroll
             for (int q = 0; q < copy_parts<CFG>; q++)
@@ -309,7 +365,7 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
     int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
     int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
     // The share starts at column k_begin of A and row k_begin of B.
-    copy_plan<CFG> plan(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
+    copy_plan<CFG> plan = track_copy_plan<CFG, VEC>(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
     track_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(

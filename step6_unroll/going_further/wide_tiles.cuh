@@ -31,7 +31,7 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
     int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    copy_plan<CFG> plan(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
+    copy_plan<CFG> plan = track_copy_plan<CFG, VEC>(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
     float acc[CFG::TM][CFG::TN] = {};
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
         fma_serpentine<CFG>(acc, a_frag, b_frag);
@@ -46,7 +46,7 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
         // The partial k-tile (or a whole one, with a K check); after each copy the plan moves
         // on by that k-tile, so the next copy starts at k0 = 0.
         auto copy_next = [&](float *stage, int depth) {
-            load_tile<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth, 0);
+            load_checked<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth);
             plan.a_src += depth;
             plan.b_src += (size_t)depth * n;
             k_copied++;
