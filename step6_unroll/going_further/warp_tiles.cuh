@@ -9,7 +9,9 @@
 //   - the FMAs of a slice go in serpentine order, for the register reuse cache;
 //   - k-tiles 8 deep, and the copies of a whole k-tile check nothing: the partial
 //     k-tile is copied first, and the row and column checks, the same for every k-tile
-//     of a tile, are worked out once (whole_copies).
+//     of a tile, are worked out once (whole_copies);
+//   - where N % 4 != 0, a warp's 4-byte copies of B take consecutive floats of a row
+//     (track_copy_plan: README, "Rows that are not 16-byte aligned").
 // The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
 //   ./step6 1024 --track warp-tiles
 
