@@ -100,6 +100,7 @@ template <typename CFG, bool VEC>
 __device__ __forceinline__ copy_plan<CFG> track_copy_plan(const float *a, const float *b, int m, int n, int k,
                                                          int tile_row, int tile_col)
 {
+    static_assert(CFG::BN % 32 == 0, "a warp's copy of B takes 32 floats of one row");
     copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
     if (!VEC) {   // the warp's first row and column of B's pass, and this lane's column
         int first = threadIdx.x / 32 * 32, c_was = plan.b_dst - plan.b_row * CFG::BN;
