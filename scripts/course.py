@@ -679,10 +679,14 @@ def cmd_plan_costs(a):
     mn = 16384
     t = plan_run(a.step6, mn, mn, 8, "64x64", a.reps)[0]
     bytes_per_us = 4.0 * mn * mn / (t - launch)
+    shapes = {word.split(":")[0]: tuple(map(int, word.split(":")[1].split("x"))) for word in d["track_tiles"].split(",")}
+    # K in parts' second kernel: one tile of 128 x 64 in 2 parts, two blocks side by side, against K whole in one
+    # block as deep; the sums it adds are a few KiB
+    bm, bn, bk = shapes["tall"]
+    whole = plan_run(a.step6, bm, bn, bk * PLAN_DEPTHS[0], f"{bm}x{bn}", a.reps)[0]
+    add_up_us = max(0.0, plan_run(a.step6, bm, bn, 2 * bk * PLAN_DEPTHS[0], f"{bm}x{bn}/parts2", a.reps)[0] - whole)
     tiles = []
-    for word in d["track_tiles"].split(","):
-        name, shape, *_ = word.split(":")
-        bm, bn, bk = map(int, shape.split("x"))
+    for name, (bm, bn, bk) in shapes.items():
         parts = 2 if name == "short" else 1   # built for K in parts only
         plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
         def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
@@ -695,7 +699,7 @@ def cmd_plan_costs(a):
         extra = 0.0
         if parts > 1:   # the second kernel: reads both parts' slices, writes C
             m = bm * sms // parts
-            extra = launch + 4.0 * m * bn * (parts + 1) / bytes_per_us
+            extra = add_up_us + 4.0 * m * bn * (parts + 1) / bytes_per_us
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
@@ -733,11 +737,11 @@ def cmd_plan_costs(a):
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
-            f"    {launch:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
+            f"    {launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
             f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)
-    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us, "
+    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
           f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")
 

@@ -150,7 +150,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert_geq(p->slots_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
                       "%s: slots", where);
     }
-    /* K in parts: warp tiles in parts of 16 k-tiles or more, or wide tiles in
+    /* K in parts: warp tiles in parts of 8 k-tiles or more, or wide tiles in
        their lean loop in parts of 64 or more; K whole otherwise, all the blocks
        at once, a slice of the workspace for each part */
     cr_assert_geq(p->parts, 1, "%s: parts", where);
@@ -158,7 +158,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         int wide = p->kernel == KERNEL_WIDE;
         cr_assert((p->kernel == KERNEL_WARP || (wide && p->tile == TILE_WIDE && p->loop == LOOP_LEAN)) &&
                       track >= TRACK_STREAM_K && p->split == 1 && p->runs == 0 &&
-                      p->k_tiles >= (wide ? 64LL : 16LL) * p->parts,
+                      p->k_tiles >= (wide ? 64LL : 8LL) * p->parts,
                   "%s: %d parts", where, p->parts);
         cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
         cr_assert_geq(p->workspace_bytes, (size_t)p->parts * m * n * sizeof(float),

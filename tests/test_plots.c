@@ -506,7 +506,7 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
 /* make plan-costs: each cost from two runs of a candidate (--plan) that differ only in K. The
  * stand-in step takes 4 us and 0.5 us a k-tile of a block, times the blocks an SM runs beyond
  * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile of a block alone
- * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us. A few rows: 4.5 us, 0.4 + 0.05 M us
+ * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us; K in parts adds 1.5 us. A few rows: 4.5 us, 0.4 + 0.05 M us
  * a round of loads (two rows of B a thread), 0.5 us for a second block on an SM, 0.9 us to hand
  * parts over. A few columns: 16 rows a block, K in chunks of 256, 3 us and 0.6 us a chunk times
  * the blocks an SM runs. The header it writes compiles against plan.h. */
@@ -519,7 +519,7 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "import sys\n"
                       "a = sys.argv[1:]\n"
                       "if a == ['--describe']:\n"
-                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
+                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
                       "m, n, k = map(int, a[:3]); plan = a[a.index('--plan') + 1]\n"
                       "if plan.startswith('few-rows'):\n"
                       "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1; cols = 4 if n == 4 else 32\n"
@@ -535,13 +535,13 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "          'of A (C of a few columns)  K in chunks of 256  at least 2 blocks an SM'); sys.exit()\n"
                       "bm, bn = map(int, plan.split('/')[0].split('x')); parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
                       "blocks = -(-m // bm) * -(-n // bn) * parts; kt = -(-k // 8) // parts\n"
-                      "us = 4 + 0.5 * kt * max(1, blocks / 132)\n"
+                      "us = 4 + 0.5 * kt * max(1, blocks / 132) + 1.5 * (parts > 1)\n"
                       "print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
                       "print(f'step6_unroll,{m},{n},{k},{us / 1000:.6f},PASS,132,Stand-in GPU,abc,{bm}x{bn} tiles  at least 2 blocks an SM')\n"
                       "EOF\n"
                       "chmod +x \"$D/step6\"");
     expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
-    expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
+    expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && grep -q '^    4.50, 1.50, ' \"$D/plan_costs.h\" && "
                       "grep -q '{{0.5000, 1.0000}, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
                       "grep -q '^    0.4000, 0.0500, 0.900, {0.6000, 1.2000},$' \"$D/plan_costs.h\" && grep -q ', 0.500,$' \"$D/plan_costs.h\" && "
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "

@@ -99,7 +99,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;
     t = PLAN_COSTS.launch_us + fmax(t, memory + 4.0 * mn * (p->parts - 1) / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
-        t += PLAN_COSTS.launch_us + 4.0 * mn * (p->parts + 1) / PLAN_COSTS.bytes_per_us;
+        t += PLAN_COSTS.add_up_us + 4.0 * mn * (p->parts + 1) / PLAN_COSTS.bytes_per_us;
     if (p->runs)   /* the second launch: the left-over tiles' k-tiles in even runs, a block each */
         t += PLAN_COSTS.launch_us + c->block_us + (double)(p->tiles - p->blocks) * p->k_tiles / p->runs * c->k_tile_us[0];
     return t;
@@ -151,13 +151,13 @@ static void offer(search *s, step6_plan c, int with_runs)
 }
 
 /* c with K in each count of parts from `from`, every one to 16, then a quarter more each time, up to the most: tiles,
- * all blocks at once, parts 16 k-tiles deep (wide: 64); a few rows, FEW_WAVES times that, a row of B a thread. */
+ * all blocks at once, parts 8 k-tiles deep (wide: 64); a few rows, FEW_WAVES times that, a row of B a thread. */
 static void offer_parts(search *s, step6_plan c, long long from)
 {
     c.parts = 1, complete(&c, s->m, s->n, s->k, 0, s->dev);
     double slots = (double)s->dev->sms * c.blocks_per_sm, most = fmin(c.kernel == KERNEL_FEW
         ? fmin(FEW_WAVES * slots / c.tiles, (double)s->k * c.lanes / FEW_THREADS)
-        : fmin(slots / c.tiles, c.k_tiles / (c.kernel == KERNEL_WIDE ? 64 : 16)), MAX_PARTS);
+        : fmin(slots / c.tiles, c.k_tiles / (c.kernel == KERNEL_WIDE ? 64 : 8)), MAX_PARTS);
     for (long long p = from, top = (long long)most; p == 1 || p <= top;
          p = p < 16 ? p + 1 : p + p / 4 < top ? p + p / 4 : p == top ? top + 1 : top)
         c.parts = (int)p, offer(s, c, 0);
