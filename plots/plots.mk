@@ -132,11 +132,13 @@ plan-costs: step6
 	@echo "plan-costs: make step6 builds them in"
 
 # make plan-check: step 6's choice and its runner-up (--plan) at each shape of make shapes (SHAPES_ONLY,
-# SHAPES_SEED): how often the choice was the faster, how close the estimates came.
+# SHAPES_SEED): how often the choice was the faster, how close the estimates came. The CSV is written after
+# each shape; RESUME=1 keeps the rows of a run cut short (same GPU and commit) and measures the rest.
 PLAN_CHECK_CSV = plots/plan_check.csv
 
 plan-check: step6
-	@$(COURSE) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
+	@$(COURSE) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)') \
+	  $(if $(RESUME),--resume)
 
 track-shapes: step6
 	@$(COURSE) shapes '$(TRACK_SHAPES_CSV)' $(TRACK_SHAPES_RUNS) --only 'skinny,deep K' --reps '$(REPS)' $(RUN_FLAGS)

@@ -791,9 +791,20 @@ def cmd_plan_check(a):
         shapes = [sh for sh in shapes if sh[0] in a.only.split(",")]
         if not shapes:
             raise Fail(f"--only '{a.only}': no such family")
+    done = {}   # --resume: the rows of a run cut short, by shape
+    if a.resume and os.path.exists(a.csv):
+        with open(a.csv, newline="") as f:
+            old = list(csv.DictReader(f))
+        if old and any(c not in old[0] for c in PLAN_CHECK_COLUMNS):
+            raise Fail(f"--resume: {a.csv} is not a CSV of make plan-check")
+        done = {(r["family"], r["m"], r["n"], r["k"]): r for r in old}
     rows = []
     for i, (family, name, size) in enumerate(shapes, 1):
         m, n, k = size.split("x")
+        if (family, m, n, k) in done:
+            print(f"[{i}/{len(shapes)}] {size}: kept from {a.csv}")
+            rows.append(done[(family, m, n, k)])
+            continue
         print(f"[{i}/{len(shapes)}] {size}")
         c = step_row(a.step6, m, n, k, a.reps)
         e = c and ESTIMATE.search(c.get("kernel", ""))
@@ -807,11 +818,16 @@ def cmd_plan_check(a):
         if e[2]:
             x = step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
             r["next_us"] = f"{1000 * float(x['median_ms']):.3f}" if x else ""
+        kept = next(iter(done.values()), r)
+        if (kept["device"], kept["commit"]) != (r["device"], r["commit"]):
+            raise Fail(f"--resume: {a.csv} was measured on {kept['device']} at commit {kept['commit']}, {a.step6} runs on "
+                       f"{r['device']} at {r['commit']}: run it without --resume")
         rows.append(r)
+        # after each shape: a run cut short leaves the shapes it measured, and --resume goes on from there
+        write_whole(a.csv, "".join(",".join(line) + "\n" for line in
+                                   [PLAN_CHECK_COLUMNS] + [[row[c] for c in PLAN_CHECK_COLUMNS] for row in rows]))
     if not rows:
         raise Fail("no shape passed: is there a GPU?", 1)
-    write_whole(a.csv, "".join(",".join(line) + "\n" for line in
-                               [PLAN_CHECK_COLUMNS] + [[r[c] for c in PLAN_CHECK_COLUMNS] for r in rows]))
     print(f"plan-check: wrote {a.csv}, {len(rows)} of {len(shapes)} shapes")
     print("\n".join(plan_check_summary(rows, a.csv)))
 
@@ -1518,6 +1534,7 @@ def main():
     p = sub.add_parser("plan-check", help="step 6's choice and its runner-up at every shape of make shapes into CSV")
     p.add_argument("step6"), p.add_argument("csv"), p.add_argument("--reps", type=int, default=10)
     p.add_argument("--only", help="families, comma-separated"), p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--resume", action="store_true", help="keep the CSV's rows (a run cut short) and measure the rest")
     sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
     p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
     p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)

@@ -500,6 +500,14 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
                       "grep -q 'against the choice: 1009 x 1009 x 1009 64x64 2.00x as fast; 1009 x 2003 x 3001' \"$D/log\"");
     expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 8 of 10 shapes'");
     expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
+    /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
+    expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && python3 scripts/course.py plan-check \"$D/step6\" "
+                      "\"$D/cut.csv\" --only primes --reps 1 --resume > \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
+                      "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 8 of 10 shapes' \"$D/log\"");
+    /* rows of another commit are not mixed in */
+    expect_rc(0, dir, "head -5 \"$D/check.csv\" | sed 's/,abc,/,def,/' > \"$D/other.csv\"");
+    expect_rc(2, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/other.csv\" --only primes --reps 1 --resume "
+                      "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'at commit def' \"$D/err\" && exit $rc");
     rm_rf(dir);
 }
 
