@@ -504,6 +504,22 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
     }
 }
 
+/* K in parts (the lesson's 256 x 256 x 16384): 4 tiles of 128 x 128 in 66 parts, 264 blocks, 2 an SM, each
+ * 2048 / 66 k-tiles deep. Memory carries A, B and each part's slice of C; then the second kernel: its start
+ * (add_up_us, measured apart from a launch), every slice read and C written. */
+Test(plan, k_in_parts_adds_the_second_kernel)
+{
+    step6_plan p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
+    const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
+    double depth = 2048.0 / 66, mn = 256.0 * 256, bw = PLAN_COSTS.bytes_per_us;
+    double work = c->block_us + fmax(depth * c->k_tile_us[0], 2 * depth * c->k_tile_us[1] / 2);
+    double memory = 4.0 * (2 * 256.0 * 16384 + mn) / bw + 4.0 * mn * 65 / bw;
+    cr_assert(p.found && p.tiles == 4 && p.parts == 66 && p.blocks == 264 && p.blocks_per_sm == 2);
+    cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory) + PLAN_COSTS.add_up_us + 4.0 * mn * 67 / bw,
+                       1e-9);
+    cr_expect_gt(PLAN_COSTS.add_up_us, 0, "the second kernel costs nothing");
+}
+
 /* plan_costs.h has a pace for every count of blocks an SM may hold of each tile (up to its
  * min_blocks, which the register bound makes the most), and more blocks at once never make
  * an SM's k-tile of each quicker than fewer. */
