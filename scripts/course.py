@@ -741,7 +741,8 @@ def cmd_plan_costs(a):
             f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
     write_whole(a.out, text)
-    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, cluster {cluster_us:.3f} us, "
+    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, "
+          f"cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
           f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")
 

@@ -501,8 +501,9 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
     expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 8 of 10 shapes'");
     expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
     /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
-    expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && python3 scripts/course.py plan-check \"$D/step6\" "
-                      "\"$D/cut.csv\" --only primes --reps 1 --resume > \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
+    expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && "
+                      "python3 scripts/course.py plan-check \"$D/step6\" \"$D/cut.csv\" --only primes --reps 1 --resume "
+                      "> \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
                       "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 8 of 10 shapes' \"$D/log\"");
     /* rows of another commit are not mixed in */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" | sed 's/,abc,/,def,/' > \"$D/other.csv\"");
@@ -527,7 +528,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "import sys\n"
                       "a = sys.argv[1:]\n"
                       "if a == ['--describe']:\n"
-                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
+                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,'\n"
+                      "          'tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
                       "m, n, k = map(int, a[:3]); plan = a[a.index('--plan') + 1]\n"
                       "if plan.startswith('few-rows'):\n"
                       "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1; cols = 4 if n == 4 else 32\n"
@@ -549,7 +551,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "EOF\n"
                       "chmod +x \"$D/step6\"");
     expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
-    expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && grep -q '^    4.50, 1.50, ' \"$D/plan_costs.h\" && "
+    expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
+                      "grep -q '^    4.50, 1.50, ' \"$D/plan_costs.h\" && "
                       "grep -q '{{0.5000, 1.0000}, 0.000},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
                       "grep -q '^    0.4000, 0.0500, 0.900, {0.6000, 1.2000},$' \"$D/plan_costs.h\" && grep -q ', 0.500,$' \"$D/plan_costs.h\" && "
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
