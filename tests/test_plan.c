@@ -408,7 +408,7 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
 /* The estimate never falls as M, N or K grows: a candidate's at the larger size is at least
  * its estimate at the smaller, and so is the choice's as M or N grow (a larger C has no
  * candidate a smaller one lacks). A deeper K may let in a candidate a shallower one lacks (a
- * split needs 32 of K a share, a part 16 k-tiles), so there the choice may estimate less. */
+ * split needs 32 of K a share, a part 8 k-tiles), so there the choice may estimate less. */
 Test(plan, the_estimate_grows_with_each_size)
 {
     static const int SIZES[] = {1, 7, 64, 100, 129, 256, 500, 1000, 1500, 2048, 3000, 4096, 6000, 8192, 16384};
