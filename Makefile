@@ -95,11 +95,13 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 # The kernel file is compiled once; a change in the harness only relinks. A step's folder
 # may hold more, beside it or one folder down (step 6's going-further track): headers the
 # kernel file includes (*.cuh, *.h) and plain C (the track's launch plan, *.c), compiled
-# and linked with it.
+# and linked with it. The plan's measured costs (plan_costs.h) are read by its C alone: new
+# ones from make plan-costs recompile the plan and relink, not the kernels.
 step_files = $(wildcard $(addprefix $(dir $(1)),$(2) */$(2)))
 step_c_objs = $(patsubst %.c,$(BUILD)/%.o,$(call step_files,$(1),*.c))
 define STEP_RULE
-$(BUILD)/$(1).o: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h $(BUILD)/nvflags.stamp
+$(BUILD)/$(1).o: $(2) $(call step_files,$(2),*.cuh) $(filter-out %/plan_costs.h,$(call step_files,$(2),*.h)) common/harness.h \
+  $(BUILD)/nvflags.stamp
 	@mkdir -p $(BUILD)
 	$(NVCC) $(NVFLAGS) -c $(2) -o $$@
 $(1): $(BUILD)/$(1).o $(call step_c_objs,$(2)) $(HARNESS_LIB)
