@@ -512,6 +512,16 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
     rm_rf(dir);
 }
 
+/* New costs from make plan-costs recompile the plan's C and relink step 6, not its kernels: the
+ * kernel file's object depends on the track's headers but plan_costs.h (Makefile), which holds
+ * while only plan.c includes it. */
+Test(plan_costs, new_costs_recompile_the_plan_not_the_kernels)
+{
+    expect_rc(0, NULL, "deps=$(" MAKE "-pq build/step6.o 2>/dev/null | grep '^build/step6.o:') && "
+                       "echo \"$deps\" | grep -q 'going_further/plan.h' && ! echo \"$deps\" | grep -q plan_costs.h");
+    expect_rc(0, NULL, "test \"$(grep -rl 'include \"plan_costs.h\"' step6_unroll)\" = step6_unroll/going_further/plan.c");
+}
+
 /* make plan-costs: each cost from two runs of a candidate (--plan) that differ only in K. The
  * stand-in step takes 4 us and 0.5 us a k-tile of a block, times the blocks an SM runs beyond
  * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile of a block alone
