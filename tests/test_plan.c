@@ -164,6 +164,9 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert_geq(p->workspace_bytes, (size_t)p->parts * m * n * sizeof(float),
                       "%s: workspace", where);
     }
+    /* the parts' second kernel launched early (it waits for the first) only where there is one, on a device and
+       binary of sm_90 on: where clusters are */
+    cr_assert_eq(p->early, dev.clusters && p->parts > 1 && p->kernel != KERNEL_FEW, "%s: early", where);
     /* the skinny shapes' tiles: through a ring of stages unrolled; 32 x 128 with K in parts
        only (128 x 64 and 128 x 32 with K whole too) */
     if (p->tile == TILE_TALL || p->tile == TILE_SHORT || p->tile == TILE_NARROW)

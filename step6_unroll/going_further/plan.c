@@ -215,7 +215,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
     offer_all(&s, &p, unroll);
     if (!s.best.found)   /* the name is none of the candidates: the plan's choice, marked so */
         s.name = NULL, offer_all(&s, &p, unroll), s.best.found = 0;
-    p = s.best;
+    p = s.best, p.early = dev->clusters && p.parts > 1 && p.kernel != KERNEL_FEW;
     if (s.next.found && !name)
         step6_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage

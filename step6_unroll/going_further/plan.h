@@ -112,6 +112,8 @@ typedef struct {
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
                                  kernel (stream_k.cuh), or, a few rows, by the last block; 1: none */
+    int early;                /* 1: that second kernel is launched before the first ends, and waits
+                                 for it (a device and binary of sm_90 on, as clusters) */
     int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's
                                  columns, in float4s (1 ... 32) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of

@@ -143,6 +143,9 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
 {
     constexpr int BK = CFG::BK;
     extern __shared__ __align__(16) float smem[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();   // add_up_parts may start now: it waits for this grid's end
+#endif
     int k_tiles = (k + BK - 1) / BK, k_first = k - (k_tiles - 1) * BK;   // k-tile 0 is 1 .. BK deep
     int tile = blockIdx.x / parts, part = blockIdx.x % parts;
     int first = (int)((long long)part * k_tiles / parts), end = (int)((long long)(part + 1) * k_tiles / parts);
@@ -171,6 +174,9 @@ template <bool VEC>
 __global__ void __launch_bounds__(256)
 add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();   // launched early (plan.h, early): the parts' sums are all written
+#endif
     int quads = (n + 3) / 4;
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, q = t / lanes;
     bool inside = q < (long long)m * quads;   // the others still take part in the shuffles
@@ -230,6 +236,21 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
     while (lanes < 32 && lanes * 8 < p.parts)
         lanes *= 2;
     long long threads = (long long)g->m * ((g->n + 3) / 4) * lanes;
-    return launch_kernel(add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
-                         p.parts, lanes, g->beta, g->c);
+    if (!p.early)
+        return launch_kernel(add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
+                             p.parts, lanes, g->beta, g->c);
+    // Launched early (programmatic dependent launch): its blocks start as the parts' blocks have all begun, and
+    // wait at cudaGridDependencySynchronize for their end, so its launch overlaps their work.
+    cudaLaunchAttribute early;
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)((threads + 255) / 256));
+    config.blockDim = dim3(256);
+    config.stream = stream;
+    config.attrs = &early;
+    config.numAttrs = 1;
+    err = cudaLaunchKernelEx(&config, add_up_parts<VEC>, g->m, g->n, g->alpha, (const float *)sums, p.parts, lanes,
+                             g->beta, g->c);
+    return err != cudaSuccess ? err : cudaGetLastError();
 }
