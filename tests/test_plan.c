@@ -740,14 +740,14 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
-                           "second kernel, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte pieces, "
-                           "at least 2 blocks an SM (registers)");
+                           "second kernel launched early, 3 stages, the stage loop unrolled, B copied and C stored in "
+                           "16-byte pieces, at least 2 blocks an SM (registers)");
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
     p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
-                           "second kernel, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
+                           "second kernel launched early, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
                            "at least 1 block an SM (registers)");
     cr_expect_eq(p.blocks, 2 * 66);
     /* --unroll yes has no wide tiles in parts (their lean loop only) */

@@ -232,8 +232,8 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
     if (p->next_us > 0)
         snprintf(why + w, sizeof why - w, ", next: %s, est. %.*f us", p->next, p->next_us < 100 ? 1 : 0, p->next_us);
     if (p->parts > 1)
-        snprintf(k_share, sizeof k_share, "K in %d parts%s", p->parts,
-                 p->kernel == KERNEL_FEW ? ", added up by the last block" : " a tile, added up by a second kernel");
+        snprintf(k_share, sizeof k_share, "K in %d parts%s%s", p->parts, p->kernel == KERNEL_FEW ?
+                 ", added up by the last block" : " a tile, added up by a second kernel", p->early ? " launched early" : "");
     else if (p->runs)
         snprintf(k_share, sizeof k_share, "K whole for %lld tiles, then %lld tiles in %d runs of k-tiles",
                  p->blocks, p->tiles - p->blocks, p->runs);

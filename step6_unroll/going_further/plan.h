@@ -137,7 +137,8 @@ typedef struct {
 } tile_costs;
 typedef struct {
     double launch_us;      /* a launch, and a kernel's start and end */
-    double add_up_us;      /* K in parts: the second kernel's start after the first, and its end */
+    double add_up_us;      /* K in parts: the second kernel's start after the first (launched early where
+                              it can be: step6_plan, early), and its end */
     double bytes_per_us;   /* device memory's bandwidth */
     double cluster_us;     /* a block's share of a tile's partial sums added up over a cluster,
                               for each 1024 floats of the tile */
