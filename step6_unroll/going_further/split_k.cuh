@@ -14,6 +14,26 @@
 
 namespace cg = cooperative_groups;
 
+// One launch with launch attributes, through cudaLaunchKernelEx: here a cluster; in K in
+// parts (stream_k.cuh), a kernel launched early. A refused cluster is named, with what the
+// device holds. (Past 48 KiB of shared memory, ask first, as launch_kernel does.)
+template <int ATTRS, typename... Params, typename... Args>
+static cudaError_t launch_kernel_with(cudaLaunchAttribute (&attrs)[ATTRS], void (*kernel)(Params...),
+                                      long long blocks, int threads, size_t smem, cudaStream_t stream, Args... args)
+{
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = attrs;
+    config.numAttrs = ATTRS;
+    cudaError_t err = cudaLaunchKernelEx(&config, kernel, args...);
+    if (err != cudaSuccess && attrs[0].id == cudaLaunchAttributeClusterDimension)
+        harness_explain_cluster((const void *)kernel, &config, (int)attrs[0].val.clusterDim.x, err);
+    return err != cudaSuccess ? err : cudaGetLastError();
+}
+
 // The epilogue of a split K: every block writes its partial tile into its own shared
 // memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
 // onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
@@ -127,16 +147,6 @@ struct k_split {
         cluster[0].val.clusterDim.z = 1;
         cluster[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
         cluster[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicyLoadBalancing;
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3((unsigned)blocks);
-        config.blockDim = dim3(threads);
-        config.dynamicSmemBytes = smem;
-        config.stream = stream;
-        config.attrs = cluster;
-        config.numAttrs = 2;
-        err = cudaLaunchKernelEx(&config, kernel, args...);
-        if (err != cudaSuccess)   // a refused cluster: say which, and what the device holds
-            harness_explain_cluster((const void *)kernel, &config, SPLIT, err);
-        return err != cudaSuccess ? err : cudaGetLastError();
+        return launch_kernel_with(cluster, kernel, blocks, threads, smem, stream, args...);
     }
 };

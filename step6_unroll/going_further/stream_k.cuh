@@ -241,16 +241,9 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
                              p.parts, lanes, g->beta, g->c);
     // Launched early (programmatic dependent launch): its blocks start as the parts' blocks have all begun, and
     // wait at cudaGridDependencySynchronize for their end, so its launch overlaps their work.
-    cudaLaunchAttribute early;
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)((threads + 255) / 256));
-    config.blockDim = dim3(256);
-    config.stream = stream;
-    config.attrs = &early;
-    config.numAttrs = 1;
-    err = cudaLaunchKernelEx(&config, add_up_parts<VEC>, g->m, g->n, g->alpha, (const float *)sums, p.parts, lanes,
-                             g->beta, g->c);
-    return err != cudaSuccess ? err : cudaGetLastError();
+    cudaLaunchAttribute early[1];
+    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early[0].val.programmaticStreamSerializationAllowed = 1;
+    return launch_kernel_with(early, add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha,
+                              (const float *)sums, p.parts, lanes, g->beta, g->c);
 }
