@@ -655,7 +655,8 @@ def cmd_shapes_summary(a):
 
 
 # make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
-# candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time.
+# candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time. A block's fixed
+# cost is a difference of a few microseconds between runs: each run's time is its median over rounds.
 PLAN_DEPTHS = (16, 256)   # k-tiles a block, the two runs of each tile: the line through both ends of the depths
 #                           the plan meets (128 x 32 bends between them: its fixed cost read 11 us from 64 and 256)
 
@@ -670,27 +671,28 @@ def plan_run(binary, m, n, k, plan, reps):
     return 1000 * float(r["median_ms"]), int(per_sm.group(1)) if per_sm else 1, r
 
 
-def cmd_plan_costs(a):
+def plan_costs_from(a, run):
+    """The header's text and a line of its values, from run(m, n, k, plan): (microseconds, blocks an SM, CSV row)."""
     d = describe(a.step6)
     if "track_tiles" not in d:
         raise Fail(f"{a.step6} --describe names no track_tiles: is it step 6?")
-    launch, _, row = plan_run(a.step6, 1, 1, 1, "64x64", a.reps)
+    launch, _, row = run(1, 1, 1, "64x64")
     sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
     mn = 16384
-    t = plan_run(a.step6, mn, mn, 8, "64x64", a.reps)[0]
+    t = run(mn, mn, 8, "64x64")[0]
     bytes_per_us = 4.0 * mn * mn / (t - launch)
     shapes = {word.split(":")[0]: tuple(map(int, word.split(":")[1].split("x"))) for word in d["track_tiles"].split(",")}
     # K in parts' second kernel: one tile of 128 x 64 in 2 parts, two blocks side by side, against K whole in one
     # block as deep; the sums it adds are a few KiB
     bm, bn, bk = shapes["tall"]
-    whole = plan_run(a.step6, bm, bn, bk * PLAN_DEPTHS[0], f"{bm}x{bn}", a.reps)[0]
-    add_up_us = max(0.0, plan_run(a.step6, bm, bn, 2 * bk * PLAN_DEPTHS[0], f"{bm}x{bn}/parts2", a.reps)[0] - whole)
+    whole = run(bm, bn, bk * PLAN_DEPTHS[0], f"{bm}x{bn}")[0]
+    add_up_us = max(0.0, run(bm, bn, 2 * bk * PLAN_DEPTHS[0], f"{bm}x{bn}/parts2")[0] - whole)
     tiles = []
     for name, (bm, bn, bk) in shapes.items():
         parts = 2 if name == "short" else 1   # built for K in parts only
         plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
         def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
-            return [plan_run(a.step6, bm * sms * b // parts, bn, bk * depth * parts, plan, a.reps)[:2]
+            return [run(bm * sms * b // parts, bn, bk * depth * parts, plan)[:2]
                     for depth in PLAN_DEPTHS]
         runs = [at(1)]   # its kernel line says how many blocks an SM holds
         runs += [at(b) for b in range(2, runs[0][0][1] + 1)]
@@ -707,44 +709,60 @@ def cmd_plan_costs(a):
     # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
     rounds, one = [], {}
     for rows_a in range(1, 9):
-        one[rows_a], per_sm, _ = plan_run(a.step6, rows_a, 4, 2 * 256, "few-rows", a.reps)   # per_sm: at M = 8, last
-        rounds.append((plan_run(a.step6, rows_a, 4, 32 * 256, "few-rows", a.reps)[0] - one[rows_a]) / 15)
+        one[rows_a], per_sm, _ = run(rows_a, 4, 2 * 256, "few-rows")   # per_sm: at M = 8, last
+        rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / 15)
     few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
-    wave, _, row = plan_run(a.step6, 8, 32 * sms * per_sm, 2 * 32, "few-rows", a.reps)
+    wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")
     if "32 columns of C" not in row.get("kernel", ""):
         raise Fail(f"{a.step6} at 8 rows does not take 32 columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
-    few_sum_us = max(0.0, plan_run(a.step6, 8, 4, 8 * 2 * 256, "few-rows/parts8", a.reps)[0] - one[8] - at_8)
+    few_sum_us = max(0.0, run(8, 4, 8 * 2 * 256, "few-rows/parts8")[0] - one[8] - at_8)
     # a few columns: a block of its rows (its kernel line says how many, and K's chunk), one and two blocks an SM
-    row = plan_run(a.step6, 2, 16, 256, "few-cols", a.reps)[2]
+    row = run(2, 16, 256, "few-cols")[2]
     block = re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", ""))
     if not block:
         raise Fail(f"{a.step6}'s few columns name no rows of A and chunks of K: {row.get('kernel', '')}")
     rows_a, chunk = map(int, block.groups())
-    col_chunk_us = [(plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols", a.reps)[0] -
-                     plan_run(a.step6, rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols", a.reps)[0]) /
+    col_chunk_us = [(run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols")[0] -
+                     run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols")[0]) /
                     (PLAN_DEPTHS[1] - PLAN_DEPTHS[0]) for b in (1, 2)]
     m = 64 * sms // 2
-    split = plan_run(a.step6, m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2", a.reps)[0]
-    whole = plan_run(a.step6, 2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128", a.reps)[0]
+    split = run(m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2")[0]
+    whole = run(2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128")[0]
     cluster_us = max(0.0, split - whole) / (64 * 128 / 1024)   # a block's share, for each 1024 floats of its tile
     date = time.strftime("%Y-%m-%d", time.gmtime())
     rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}}},   /* {name} */\n" for name, kt, bl in tiles)
     text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
             f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
+            f" * Each run's time is its median over {a.rounds} rounds of the whole list, taken in turn.\n"
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
             f"    {launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
             f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
-    write_whole(a.out, text)
-    print(f"plan-costs: wrote {a.out}: launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, "
+    return text, (f"launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, "
           f"cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
           f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")
+
+
+def cmd_plan_costs(a):
+    """Every run of the list in each of a.rounds rounds (interleaved: drift over minutes spreads over all of them),
+    then the constants from each run's median over the rounds."""
+    seen = {}
+    def measure(m, n, k, plan):
+        us, per_sm, row = plan_run(a.step6, m, n, k, plan, a.reps)
+        seen.setdefault((m, n, k, plan), (per_sm, row, []))[2].append(us)
+        return us, per_sm, row
+    for r in range(a.rounds):
+        print(f"plan-costs: round {r + 1} of {a.rounds}")
+        plan_costs_from(a, measure)
+    text, values = plan_costs_from(a, lambda *key: (statistics.median(seen[key][2]), *seen[key][:2]))
+    write_whole(a.out, text)
+    print(f"plan-costs: wrote {a.out} (each run's median of {a.rounds} rounds): {values}")
 
 
 # make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names
@@ -1539,6 +1557,7 @@ def main():
     sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
     p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
     p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--rounds", type=int, default=3, help="each run's time: its median over this many rounds")
     p = sub.add_parser("table", help="the measured tables into the READMEs, between their markers")
     p.add_argument("csv"), p.add_argument("readme"), p.add_argument("step_readmes", nargs="*")
     p.add_argument("--sweep-csv", default="plots/sweep.csv")
