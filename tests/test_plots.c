@@ -542,8 +542,9 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,'\n"
                       "          'tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8'); sys.exit()\n"
                       "m, n, k = map(int, a[:3]); plan = a[a.index('--plan') + 1]\n"
-                      "import os; seen = os.path.join(os.path.dirname(sys.argv[0]), 'seen'); key = ' '.join(a[:3] + [plan])\n"
-                      "late = 5 * (not os.path.exists(seen) or key not in open(seen).read().splitlines())   # a first run: 5 us late\n"
+                      "import os; seen = os.path.join(os.path.dirname(sys.argv[0]), 'seen')\n"
+                      "key = ' '.join(a[:3] + [plan])   # its first run: 5 us late\n"
+                      "late = 5 * (not os.path.exists(seen) or key not in open(seen).read().splitlines())\n"
                       "open(seen, 'a').write(key + '\\n')\n"
                       "if plan.startswith('few-rows'):\n"
                       "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1; cols = 4 if n == 4 else 32\n"
@@ -572,7 +573,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
                       "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
     /* in one round, every run is a first one, 5 us late: the launch reads 9.5 us */
-    expect_rc(0, dir, "rm \"$D/seen\" && python3 scripts/course.py plan-costs \"$D/step6\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
+    expect_rc(0, dir, "rm \"$D/seen\" && "
+                      "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
                       "grep -q '^    9.50, 1.50, ' \"$D/one.h\"");
     rm_rf(dir);
 }
