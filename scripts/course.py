@@ -698,12 +698,17 @@ def plan_costs_from(a, run):
         runs += [at(b) for b in range(2, runs[0][0][1] + 1)]
         span = PLAN_DEPTHS[1] - PLAN_DEPTHS[0]
         k_tile_us = [(deep[0] - shallow[0]) / span for shallow, deep in runs]
+        # B copied a float at a time (N % 4 != 0, 3 columns fewer), at the most blocks an SM: its k-tiles' time over theirs
+        b = len(runs)
+        scalar = [plan_run(a.step6, bm * sms * b // parts, bn - 3, bk * depth * parts, plan, a.reps)[0]
+                  for depth in PLAN_DEPTHS]
+        scalar_b = (scalar[1] - scalar[0]) / span / k_tile_us[-1]
         extra = 0.0
         if parts > 1:   # the second kernel: reads both parts' slices, writes C
             m = bm * sms // parts
             extra = add_up_us + 4.0 * m * bn * (parts + 1) / bytes_per_us
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
-        tiles.append((f"{bm}x{bn}", k_tile_us, block_us))
+        tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
     # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
     # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
@@ -733,7 +738,8 @@ def plan_costs_from(a, run):
     whole = run(2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128")[0]
     cluster_us = max(0.0, split - whole) / (64 * 128 / 1024)   # a block's share, for each 1024 floats of its tile
     date = time.strftime("%Y-%m-%d", time.gmtime())
-    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}}},   /* {name} */\n" for name, kt, bl in tiles)
+    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}, {sb:.3f}}},   /* {name} */\n"
+                   for name, kt, bl, sb in tiles)
     text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
             f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
             f" * Each run's time is its median over {a.rounds} rounds of the whole list, taken in turn.\n"

@@ -93,7 +93,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
-    double depth = (double)p->k_tiles / (p->split * p->parts);
+    double depth = (double)p->k_tiles / (p->split * p->parts) * (p->vec ? 1.0 : c->scalar_b);   /* B in floats */
     double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                   per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
     t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;

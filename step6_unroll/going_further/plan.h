@@ -134,6 +134,8 @@ typedef struct {
     double k_tile_us[MAX_RESIDENT];   /* [b - 1]: a k-tile of each of b blocks on one SM, b = 1 to
                                          min_blocks; [0] is a block alone, the latency of its loop */
     double block_us;                  /* a block's fixed cost: the pipeline's prologue, writing C */
+    double scalar_b;                  /* B copied a float at a time (N % 4 != 0): its k-tiles' time over
+                                         theirs in float4s, at the most blocks an SM */
 } tile_costs;
 typedef struct {
     double launch_us;      /* a launch, and a kernel's start and end */
