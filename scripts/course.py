@@ -700,7 +700,7 @@ def plan_costs_from(a, run):
         k_tile_us = [(deep[0] - shallow[0]) / span for shallow, deep in runs]
         # B copied a float at a time (N % 4 != 0, 3 columns fewer), at the most blocks an SM: its k-tiles' time over theirs
         b = len(runs)
-        scalar = [plan_run(a.step6, bm * sms * b // parts, bn - 3, bk * depth * parts, plan, a.reps)[0]
+        scalar = [run(bm * sms * b // parts, bn - 3, bk * depth * parts, plan)[0]
                   for depth in PLAN_DEPTHS]
         scalar_b = (scalar[1] - scalar[0]) / span / k_tile_us[-1]
         extra = 0.0
