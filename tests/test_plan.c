@@ -411,7 +411,9 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
 /* The estimate never falls as M, N or K grows: a candidate's at the larger size is at least
  * its estimate at the smaller, and so is the choice's as M or N grow (a larger C has no
  * candidate a smaller one lacks). A deeper K may let in a candidate a shallower one lacks (a
- * split needs 32 of K a share, a part 8 k-tiles), so there the choice may estimate less. */
+ * split needs 32 of K a share, a part 8 k-tiles), so there the choice may estimate less. One
+ * step down is measured, not a flaw: from an N that B is copied in floats at (N % 4 != 0) to
+ * a larger N it is copied in float4s at (plan.h, scalar_b). */
 Test(plan, the_estimate_grows_with_each_size)
 {
     static const int SIZES[] = {1, 7, 64, 100, 129, 256, 500, 1000, 1500, 2048, 3000, 4096, 6000, 8192, 16384};
@@ -427,6 +429,8 @@ Test(plan, the_estimate_grows_with_each_size)
                     const int dims[3][2][3] = {{{lo, a, b}, {hi, a, b}}, {{a, lo, b}, {a, hi, b}}, {{a, b, lo}, {a, b, hi}}};
                     for (int d = 0; d < 3; d++) {
                         const int *x = dims[d][0], *y = dims[d][1];
+                        if (x[1] % 4 != 0 && y[1] % 4 == 0)
+                            continue;
                         step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
                         char name[32];
                         step6_plan_name(&p, name, sizeof name);
