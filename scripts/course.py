@@ -677,6 +677,7 @@ def plan_costs_from(a, run):
     if "track_tiles" not in d:
         raise Fail(f"{a.step6} --describe names no track_tiles: is it step 6?")
     launch, _, row = run(1, 1, 1, "64x64")
+    bare_launch = run(1, 1, 1, "flat")[0]   # K = 1's kernel: no tile, no prologue (N = 1 and a few columns' too)
     sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
     mn = 16384
     t = run(mn, mn, 8, "64x64")[0]
@@ -746,10 +747,11 @@ def plan_costs_from(a, run):
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
-            f"    {launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
-            f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
+            f"    {launch:.2f}, {bare_launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n"
+            f"    {few_block_us:.3f}, {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
-    return text, (f"launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, "
+    return text, (f"launch {launch:.1f} us ({bare_launch:.1f} without tiles), parts' sum {add_up_us:.2f} us, "
+          f"{bytes_per_us / 1e6:.2f} TB/s, "
           f"cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
           f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")

@@ -630,7 +630,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 }
 
 /* C of one column (N = 1): lanes threads a row of A, a float4 of K each (up to the block of
- * 256), estimated as a launch and A, b and C read or written once at the memory's pace
+ * 256), estimated as a bare launch (plan.h) and A, b and C read or written once at the memory's pace
  * (README, "One column, or a few rows, of C"); not where N > 1 or the track stops before its
  * last part. */
 Test(plan, a_column_of_c_reads_a_once_by_rows)
@@ -639,7 +639,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d",
               p.kernel);
-    double want = PLAN_COSTS.launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
+    double want = PLAN_COSTS.bare_launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
     step6_plan_describe(&p, line, sizeof line);
@@ -663,16 +663,15 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 }
 
 /* C of K = 1 (an outer product): a float4 of C a thread, C as one array, estimated as a launch
- * and A, B and C moved once (README, "One column, or a few rows, of C"); where the tiles'
- * estimate is C's traffic too, the tie goes to its more blocks. Not at K = 2, nor where the
- * track stops before its last part. */
+ * without tiles (plan.h) and A, B and C moved once (README, "One column, or a few rows, of C").
+ * Not at K = 2, nor where the track stops before its last part. */
 Test(plan, k_of_one_writes_c_as_one_array)
 {
     const plan_device *h = hopper();
     step6_plan p = step6_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FLAT && p.tiles == 28492 && p.blocks == 28492, "4714x6189x1: kernel %d, %lld blocks",
               p.kernel, p.blocks);
-    double want = PLAN_COSTS.launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
+    double want = PLAN_COSTS.bare_launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
     step6_plan_describe(&p, line, sizeof line);

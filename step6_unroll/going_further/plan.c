@@ -88,7 +88,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
                                          in rounds, a chunk of K at a time, at the pace of the blocks it holds at once */
         double per_sm = (double)cdiv(p->blocks, dev->sms), at_once = fmin(fmin(per_sm, p->blocks_per_sm), 2);
         double chunks = ceil(per_sm / at_once) * p->k_tiles * PLAN_COSTS.col_chunk_us[(int)at_once - 1];
-        return PLAN_COSTS.launch_us + fmax(memory, p->kernel == KERNEL_COLS ? chunks : 0.0);
+        return PLAN_COSTS.bare_launch_us + fmax(memory, p->kernel == KERNEL_COLS ? chunks : 0.0);
     }
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);

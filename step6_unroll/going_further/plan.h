@@ -138,7 +138,8 @@ typedef struct {
                                          theirs in float4s, at the most blocks an SM */
 } tile_costs;
 typedef struct {
-    double launch_us;      /* a launch, and a kernel's start and end */
+    double launch_us;      /* a launch, and a kernel's start and end: a tiles' kernel (or a few rows') */
+    double bare_launch_us; /* the same of a kernel that starts straight on its loads (N = 1, a few columns, K = 1) */
     double add_up_us;      /* K in parts: the second kernel's start after the first (launched early where
                               it can be: step6_plan, early), and its end */
     double bytes_per_us;   /* device memory's bandwidth */

@@ -1,17 +1,20 @@
 /* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`
  * (scripts/course.py plan-costs): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit 8ddb0eefd3, 2026-11-28.
+ * Each run's time is its median over 3 rounds of the whole list, taken in turn.
+ * NOT YET FROM ONE RUN (a branch's stand-in, to be replaced by `make plan-costs`): K = 1's launch is
+ * the median of 5 runs in the same call, the B-in-floats factors are from another run that day.
  * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other
  * costs; `make plan-costs` there writes its own. */
 static const plan_costs PLAN_COSTS = {
-    5.18, 2.69, 3.01e+06, 0.1300, 1.324,
-    0.4629, 0.0252, 1.304, {1.1318, 1.8057},
+    5.44, 4.64, 2.88, 3.015e+06, 0.1550,
+    1.199, 0.4747, 0.0248, 0.959, {1.1188, 1.7879},
     {
-        {{0.6967, 1.3058}, 3.108, 1.047},   /* 128x128 */
-        {{0.4599, 0.7478, 1.0530, 1.3577}, 2.289, 1.029},   /* 64x128 */
-        {{0.4062, 0.4890, 0.6659, 0.8761}, 0.653, 1.012},   /* 64x64 */
-        {{1.2775}, 5.609, 1.085},   /* 128x256 */
-        {{0.5141, 0.8473, 1.1545, 1.5293}, 1.791, 1.020},   /* 128x64 */
-        {{0.4108, 0.4423, 0.7035, 0.7652, 1.0487, 1.1209, 1.3862, 1.4639}, 1.085, 1.008},   /* 32x128 */
-        {{0.6897, 1.3547, 1.9626, 2.4901}, 3.140, 1.007},   /* 128x32 */
+        {{0.6936, 1.2943}, 2.758, 1.048},   /* 128x128 */
+        {{0.4586, 0.7401, 1.0709, 1.3620}, 1.903, 1.014},   /* 64x128 */
+        {{0.4036, 0.4941, 0.6595, 0.8793}, 0.374, 1.008},   /* 64x64 */
+        {{1.2787}, 4.900, 1.091},   /* 128x256 */
+        {{0.5121, 0.8407, 1.1668, 1.5193}, 1.631, 1.028},   /* 128x64 */
+        {{0.4096, 0.4409, 0.7011, 0.7657, 1.0378, 1.1220, 1.3821, 1.4331}, 0.562, 1.029},   /* 32x128 */
+        {{0.6881, 1.3501, 1.9622, 2.4877}, 2.798, 1.011},   /* 128x32 */
     },
 };
