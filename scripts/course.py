@@ -748,7 +748,8 @@ def plan_costs_from(a, run):
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
             f"    {launch:.2f}, {bare_launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n"
-            f"    {few_block_us:.3f}, {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
+            f"    {few_block_us:.3f}, {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f},\n"
+            f"    {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
     return text, (f"launch {launch:.1f} us ({bare_launch:.1f} without tiles), parts' sum {add_up_us:.2f} us, "
           f"{bytes_per_us / 1e6:.2f} TB/s, "
