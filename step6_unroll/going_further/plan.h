@@ -157,9 +157,10 @@ typedef struct {
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
  * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
 enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 1024 };
-/* Blocks launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
- * (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c counts the
- * busiest SM's share of this many blocks more; README.md, "How the plan chooses"). */
+/* Clusters launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
+ * in clusters of 4 (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c
+ * counts the busiest SM's share of this many blocks more; README.md, "How the plan chooses").
+ * Blocks without clusters do: 132 of 128x128, one an SM, ran at a lone block's pace. */
 enum { SPREAD = 8 };
 
 /* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
