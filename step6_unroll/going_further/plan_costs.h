@@ -1,21 +1,23 @@
 /* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`
- * (scripts/course.py plan-costs): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit 8ddb0eefd3, 2026-11-28.
+ * (scripts/course.py plan-costs): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit da145f86a8, 2026-11-28.
  * Each run's time is its median over 3 rounds of the whole list, taken in turn.
- * NOT YET FROM ONE RUN (a branch's stand-in, to be replaced by `make plan-costs`): K = 1's launch is
- * the median of 5 runs in the same call, the B-in-floats factors are from another run that day.
+ * A fixed cost is a difference of a few microseconds between runs; read from each round alone: launch 5.15 to
+ * 5.28, without tiles 4.22 to 4.42, parts' sum 2.51 to 3.01, cluster 0.11 to 0.20, 128x128's block 2.53 to 3.03,
+ * 64x128's block 1.97 to 2.08, 64x64's block 0.58 to 0.88, 128x256's block 5.13 to 5.55, 128x64's block 1.79 to
+ * 1.95, 32x128's block 0.66 to 1.32, 128x32's block 2.75 to 3.39 us.
  * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other
  * costs; `make plan-costs` there writes its own. */
 static const plan_costs PLAN_COSTS = {
-    5.44, 4.64, 2.88, 3.015e+06, 0.1550,
-    1.199, 0.4747, 0.0248, 0.959,
-    {1.1188, 1.7879},
+    5.23, 4.34, 2.78, 3.013e+06, 0.1650,
+    1.194, 0.4800, 0.0234, 1.061,
+    {1.1232, 1.8353},
     {
-        {{0.6936, 1.2943}, 2.758, 1.048},   /* 128x128 */
-        {{0.4586, 0.7401, 1.0709, 1.3620}, 1.903, 1.014},   /* 64x128 */
-        {{0.4036, 0.4941, 0.6595, 0.8793}, 0.374, 1.008},   /* 64x64 */
-        {{1.2787}, 4.900, 1.091},   /* 128x256 */
-        {{0.5121, 0.8407, 1.1668, 1.5193}, 1.631, 1.028},   /* 128x64 */
-        {{0.4096, 0.4409, 0.7011, 0.7657, 1.0378, 1.1220, 1.3821, 1.4331}, 0.562, 1.029},   /* 32x128 */
-        {{0.6881, 1.3501, 1.9622, 2.4877}, 2.798, 1.011},   /* 128x32 */
+        {{0.7043, 1.3239}, 2.780, 1.033},   /* 128x128 */
+        {{0.4602, 0.7509, 1.0861, 1.3942}, 1.973, 1.015},   /* 64x128 */
+        {{0.4061, 0.4901, 0.6725, 0.9001}, 0.734, 1.008},   /* 64x64 */
+        {{1.2791}, 5.262, 1.085},   /* 128x256 */
+        {{0.5112, 0.8665, 1.1805, 1.5381}, 1.869, 1.024},   /* 128x64 */
+        {{0.4109, 0.4459, 0.7057, 0.7691, 1.0557, 1.1337, 1.4046, 1.4700}, 0.957, 1.018},   /* 32x128 */
+        {{0.6857, 1.3663, 1.9766, 2.4923}, 3.220, 1.008},   /* 128x32 */
     },
 };
