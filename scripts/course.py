@@ -12,7 +12,8 @@ is never drawn or counted. A row of a step run with part of its track (step 6's 
 `--unroll`) is named after both: "step6_unroll (core)". Bad input gets
 one line on stderr, "COMMAND: what is wrong", and exit code 2.
 """
-import argparse, calendar, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, calendar, collections, csv, difflib, glob, math, os, re, shutil, statistics, subprocess, sys, tempfile
+import textwrap, time
 
 NEEDED = "step m n k gflops cublas_gflops ratio verdict device cuda_runtime commit date_utc".split()
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
@@ -671,12 +672,14 @@ def plan_run(binary, m, n, k, plan, reps):
     return 1000 * float(r["median_ms"]), int(per_sm.group(1)) if per_sm else 1, r
 
 
-def plan_costs_from(a, run):
-    """The header's text and a line of its values, from run(m, n, k, plan): (microseconds, blocks an SM, CSV row)."""
+def plan_costs_from(a, run, by_round=()):
+    """The header's text, a line of its values and its fixed costs [(name, us)], from run(m, n, k, plan):
+    (microseconds, blocks an SM, CSV row). by_round: each round's fixed costs alone, their spread told in the header."""
     d = describe(a.step6)
     if "track_tiles" not in d:
         raise Fail(f"{a.step6} --describe names no track_tiles: is it step 6?")
     launch, _, row = run(1, 1, 1, "64x64")
+    bare_launch = run(1, 1, 1, "flat")[0]   # K = 1's kernel: no tile, no prologue (N = 1 and a few columns' too)
     sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
     mn = 16384
     t = run(mn, mn, 8, "64x64")[0]
@@ -698,12 +701,17 @@ def plan_costs_from(a, run):
         runs += [at(b) for b in range(2, runs[0][0][1] + 1)]
         span = PLAN_DEPTHS[1] - PLAN_DEPTHS[0]
         k_tile_us = [(deep[0] - shallow[0]) / span for shallow, deep in runs]
+        # B copied a float at a time (N % 4 != 0, 3 columns fewer), at the most blocks an SM: its k-tiles' time over theirs
+        b = len(runs)
+        scalar = [run(bm * sms * b // parts, bn - 3, bk * depth * parts, plan)[0]
+                  for depth in PLAN_DEPTHS]
+        scalar_b = (scalar[1] - scalar[0]) / span / k_tile_us[-1]
         extra = 0.0
         if parts > 1:   # the second kernel: reads both parts' slices, writes C
             m = bm * sms // parts
             extra = add_up_us + 4.0 * m * bn * (parts + 1) / bytes_per_us
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
-        tiles.append((f"{bm}x{bn}", k_tile_us, block_us))
+        tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
     # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
     # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
@@ -732,21 +740,34 @@ def plan_costs_from(a, run):
     split = run(m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2")[0]
     whole = run(2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128")[0]
     cluster_us = max(0.0, split - whole) / (64 * 128 / 1024)   # a block's share, for each 1024 floats of its tile
+    fixed = [("launch", launch), ("without tiles", bare_launch), ("parts' sum", add_up_us), ("cluster", cluster_us)]
+    fixed += [(f"{name}'s block", bl) for name, _, bl, _ in tiles]
+    ends = [(name, f"{min(r[i][1] for r in by_round):.2f}", f"{max(r[i][1] for r in by_round):.2f}")
+            for i, (name, _) in enumerate(fixed)] if len(by_round) > 1 else []
+    spread = ", ".join(f"{name} {lo}" + (f" to {hi}" if hi != lo else "") for name, lo, hi in ends)
+    spread = "".join(f" * {line}\n" for line in textwrap.wrap(   # the header tells how far they moved
+        f"A fixed cost is a difference of a few microseconds between runs; read from each round alone: {spread} us.",
+        110)) if spread else ""
     date = time.strftime("%Y-%m-%d", time.gmtime())
-    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}}},   /* {name} */\n" for name, kt, bl in tiles)
+    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}, {sb:.3f}}},   /* {name} */\n"
+                   for name, kt, bl, sb in tiles)
     text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
             f" * (scripts/course.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
             f" * Each run's time is its median over {a.rounds} rounds of the whole list, taken in turn.\n"
+            f"{spread}"
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
             f" * costs; `make plan-costs` there writes its own. */\n"
             f"static const plan_costs PLAN_COSTS = {{\n"
-            f"    {launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f}, {few_block_us:.3f},\n"
-            f"    {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f}, {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
+            f"    {launch:.2f}, {bare_launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n"
+            f"    {few_block_us:.3f}, {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f},\n"
+            f"    {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
             f"    {{\n{rows}    }},\n}};\n")
-    return text, (f"launch {launch:.1f} us, parts' sum {add_up_us:.2f} us, {bytes_per_us / 1e6:.2f} TB/s, "
+    return text, (f"launch {launch:.1f} us ({bare_launch:.1f} without tiles), parts' sum {add_up_us:.2f} us, "
+          f"{bytes_per_us / 1e6:.2f} TB/s, "
           f"cluster {cluster_us:.3f} us, "
           f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
-          f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, {col_chunk_us[1]:.3f} two an SM")
+          f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, "
+          f"{col_chunk_us[1]:.3f} two an SM"), fixed
 
 
 def cmd_plan_costs(a):
@@ -757,10 +778,11 @@ def cmd_plan_costs(a):
         us, per_sm, row = plan_run(a.step6, m, n, k, plan, a.reps)
         seen.setdefault((m, n, k, plan), (per_sm, row, []))[2].append(us)
         return us, per_sm, row
+    rounds = []
     for r in range(a.rounds):
         print(f"plan-costs: round {r + 1} of {a.rounds}")
-        plan_costs_from(a, measure)
-    text, values = plan_costs_from(a, lambda *key: (statistics.median(seen[key][2]), *seen[key][:2]))
+        rounds.append(plan_costs_from(a, measure)[2])
+    text, values, _ = plan_costs_from(a, lambda *key: (statistics.median(seen[key][2]), *seen[key][:2]), rounds)
     write_whole(a.out, text)
     print(f"plan-costs: wrote {a.out} (each run's median of {a.rounds} rounds): {values}")
 

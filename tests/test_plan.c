@@ -411,7 +411,10 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
 /* The estimate never falls as M, N or K grows: a candidate's at the larger size is at least
  * its estimate at the smaller, and so is the choice's as M or N grow (a larger C has no
  * candidate a smaller one lacks). A deeper K may let in a candidate a shallower one lacks (a
- * split needs 32 of K a share, a part 8 k-tiles), so there the choice may estimate less. */
+ * split needs 32 of K a share, a part 8 k-tiles), so there the choice may estimate less. One
+ * step down is left out, as the time falls there too: from an N that B is copied a float at a
+ * time at (N % 4 != 0) to a larger N it is copied in float4s at (plan.h, scalar_b; on an H100,
+ * 2048 x 129 x 2048 takes longer than 2048 x 256 x 2048, and 64 x 129 x 4096 than 64 x 256 x 4096). */
 Test(plan, the_estimate_grows_with_each_size)
 {
     static const int SIZES[] = {1, 7, 64, 100, 129, 256, 500, 1000, 1500, 2048, 3000, 4096, 6000, 8192, 16384};
@@ -427,6 +430,8 @@ Test(plan, the_estimate_grows_with_each_size)
                     const int dims[3][2][3] = {{{lo, a, b}, {hi, a, b}}, {{a, lo, b}, {a, hi, b}}, {{a, b, lo}, {a, b, hi}}};
                     for (int d = 0; d < 3; d++) {
                         const int *x = dims[d][0], *y = dims[d][1];
+                        if (x[1] % 4 != 0 && y[1] % 4 == 0)
+                            continue;
                         step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
                         char name[32];
                         step6_plan_name(&p, name, sizeof name);
@@ -625,7 +630,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 }
 
 /* C of one column (N = 1): lanes threads a row of A, a float4 of K each (up to the block of
- * 256), estimated as a launch and A, b and C read or written once at the memory's pace
+ * 256), estimated as a bare launch (plan.h) and A, b and C read or written once at the memory's pace
  * (README, "One column, or a few rows, of C"); not where N > 1 or the track stops before its
  * last part. */
 Test(plan, a_column_of_c_reads_a_once_by_rows)
@@ -634,7 +639,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d",
               p.kernel);
-    double want = PLAN_COSTS.launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
+    double want = PLAN_COSTS.bare_launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
     step6_plan_describe(&p, line, sizeof line);
@@ -658,16 +663,15 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 }
 
 /* C of K = 1 (an outer product): a float4 of C a thread, C as one array, estimated as a launch
- * and A, B and C moved once (README, "One column, or a few rows, of C"); where the tiles'
- * estimate is C's traffic too, the tie goes to its more blocks. Not at K = 2, nor where the
- * track stops before its last part. */
+ * without tiles (plan.h) and A, B and C moved once (README, "One column, or a few rows, of C").
+ * Not at K = 2, nor where the track stops before its last part. */
 Test(plan, k_of_one_writes_c_as_one_array)
 {
     const plan_device *h = hopper();
     step6_plan p = step6_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FLAT && p.tiles == 28492 && p.blocks == 28492, "4714x6189x1: kernel %d, %lld blocks",
               p.kernel, p.blocks);
-    double want = PLAN_COSTS.launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
+    double want = PLAN_COSTS.bare_launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
     step6_plan_describe(&p, line, sizeof line);

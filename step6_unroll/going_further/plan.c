@@ -64,11 +64,11 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
                          : p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
 }
 
-/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where all start at once, its share
- * of SPREAD more: they do not land evenly), each k_tiles / (split x parts) deep, at the pace of the blocks it holds
- * at once; its rounds take at least their k-tiles at a lone block's pace. Every block pays its fixed cost at the
- * start, together; later rounds' overlap others' k-tiles. A split tile's partial sums cross its cluster, a block's
- * share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
+/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where clusters all start at
+ * once, its share of SPREAD more: they do not land evenly), each k_tiles / (split x parts) deep, at the pace of
+ * the blocks it holds at once; its rounds take at least their k-tiles at a lone block's pace. Every block pays its
+ * fixed cost at the start, together; later rounds' overlap others' k-tiles. A split tile's partial sums cross its
+ * cluster, a block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
 static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
@@ -88,12 +88,12 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
                                          in rounds, a chunk of K at a time, at the pace of the blocks it holds at once */
         double per_sm = (double)cdiv(p->blocks, dev->sms), at_once = fmin(fmin(per_sm, p->blocks_per_sm), 2);
         double chunks = ceil(per_sm / at_once) * p->k_tiles * PLAN_COSTS.col_chunk_us[(int)at_once - 1];
-        return PLAN_COSTS.launch_us + fmax(memory, p->kernel == KERNEL_COLS ? chunks : 0.0);
+        return PLAN_COSTS.bare_launch_us + fmax(memory, p->kernel == KERNEL_COLS ? chunks : 0.0);
     }
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
-    per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD, dev->sms), p->blocks_per_sm);
+    per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD * (p->split > 1), dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
-    double depth = (double)p->k_tiles / (p->split * p->parts);
+    double depth = (double)p->k_tiles / (p->split * p->parts) * (p->vec ? 1.0 : c->scalar_b);   /* B in floats */
     double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                   per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
     t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;

@@ -134,9 +134,12 @@ typedef struct {
     double k_tile_us[MAX_RESIDENT];   /* [b - 1]: a k-tile of each of b blocks on one SM, b = 1 to
                                          min_blocks; [0] is a block alone, the latency of its loop */
     double block_us;                  /* a block's fixed cost: the pipeline's prologue, writing C */
+    double scalar_b;                  /* B copied a float at a time (N % 4 != 0): its k-tiles' time over
+                                         theirs in float4s, at the most blocks an SM */
 } tile_costs;
 typedef struct {
-    double launch_us;      /* a launch, and a kernel's start and end */
+    double launch_us;      /* a launch, and a kernel's start and end: a tiles' kernel (or a few rows') */
+    double bare_launch_us; /* the same of a kernel that starts straight on its loads (N = 1, a few columns, K = 1) */
     double add_up_us;      /* K in parts: the second kernel's start after the first (launched early where
                               it can be: step6_plan, early), and its end */
     double bytes_per_us;   /* device memory's bandwidth */
@@ -154,9 +157,10 @@ typedef struct {
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
  * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
 enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 1024 };
-/* Blocks launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
- * (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c counts the
- * busiest SM's share of this many blocks more; README.md, "How the plan chooses"). */
+/* Clusters launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
+ * in clusters of 4 (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c
+ * counts the busiest SM's share of this many blocks more; README.md, "How the plan chooses").
+ * Blocks without clusters do: 132 of 128x128, one an SM, ran at a lone block's pace. */
 enum { SPREAD = 8 };
 
 /* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
