@@ -477,7 +477,10 @@ Test(shapes, without_gnuplot_the_charts_are_left_to_make_shapes_chart)
 /* make plan-check: at each shape, step 6's choice and then the runner-up its kernel line names
  * (--plan); the CSV and how often the choice was the faster. The stand-in step: the choice
  * takes 10 us (estimated 9), the runner-up 64x64 20 us (estimated 25), except at M = 1009
- * (two of the primes), where it takes 5 us; M = 701 has no runner-up. */
+ * (two of the primes), where it takes 5 us; M = 701 has no runner-up; cuBLAS takes 10 us.
+ * Where the GPU's pace moves between the two runs, cuBLAS's time moves with them: the first
+ * choice at 1009^3 runs 10 times slow, cuBLAS too (timed again, it holds), and cuBLAS by the
+ * runner-up at 3499 x 2503 x 1009 always takes 30 us (left out of the count). */
 Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
 {
     char dir[256];
@@ -485,26 +488,41 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
     expect_rc(0, dir, "cat > \"$D/step6\" <<'EOF'\n"
                       "#!/bin/sh\n"
                       "plan=; prev=; for a in \"$@\"; do [ \"$prev\" = --plan ] && plan=$a; prev=$a; done\n"
-                      "echo step,m,n,k,median_ms,ratio,verdict,device,commit,date_utc,kernel\n"
-                      "t=0.010000; next=' next: 64x64  est. 25.0 us'; [ $1 = 701 ] && next=\n"
-                      "if [ -n \"$plan\" ]; then t=0.020000; [ $1 = 1009 ] && t=0.005000; fi\n"
-                      "echo \"step6_unroll,$1,$2,$3,$t,1.0,PASS,Stand-in GPU,abc,2026-01-01T00:00:00Z,128x128 tiles; est. 9.0 us $next\"\n"
+                      "echo step,m,n,k,median_ms,cublas_median_ms,ratio,verdict,device,commit,date_utc,kernel\n"
+                      "t=0.010000; c=0.010000; next=' next: 64x64  est. 25.0 us'; [ $1 = 701 ] && next=\n"
+                      "if [ -n \"$plan\" ]; then t=0.020000; [ $1 = 1009 ] && t=0.005000\n"
+                      "  [ $1$2 = 34992503 ] && c=0.030000\n"
+                      "elif [ $1$2 = 10091009 ] && [ ! -e \"$0.slow\" ]; then\n"
+                      "  t=0.100000; c=0.100000; touch \"$0.slow\"\n"
+                      "fi\n"
+                      "echo \"step6_unroll,$1,$2,$3,$t,$c,1.0,PASS,Stand-in GPU,abc,2026-01-01T00:00:00Z,128x128 tiles;"
+                      " est. 9.0 us $next\"\n"
                       "EOF\n"
                       "chmod +x \"$D/step6\"");
     expect_rc(0, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
-    expect_rc(0, dir, "[ $(wc -l < \"$D/check.csv\") = 12 ] && "
-                      "grep -qx 'primes,,701,701,701,1.0,10.000,9.0,,,,Stand-in GPU,abc,2026-01-01T00:00:00Z' \"$D/check.csv\" && "
-                      "grep -qx 'primes,,1009,1009,1009,1.0,10.000,9.0,64x64,5.000,25.0,Stand-in GPU,abc,2026-01-01T00:00:00Z' \"$D/check.csv\"");
-    expect_rc(0, dir, "grep -qx 'The choice ran faster than its runner-up at 8 of 10 shapes (within 1%% at 8); 1 of 11 had "
+    expect_rc(0, dir, "[ $(wc -l < \"$D/check.csv\") = 12 ] && cd \"$D\" && "
+                      "grep -qx 'primes,,701,701,701,1.0,10.000,9.0,,,,Stand-in GPU,abc,"
+                      "2026-01-01T00:00:00Z,10.000,' check.csv && "
+                      "grep -qx 'primes,,1009,1009,1009,1.0,10.000,9.0,64x64,5.000,25.0,Stand-in GPU,abc,"
+                      "2026-01-01T00:00:00Z,10.000,10.000' check.csv && "
+                      "grep -qx 'primes,,3499,2503,1009,1.0,10.000,9.0,64x64,20.000,25.0,Stand-in GPU,abc,"
+                      "2026-01-01T00:00:00Z,10.000,30.000' check.csv");
+    expect_rc(0, dir, "grep -qx 'The choice ran faster than its runner-up at 7 of 9 shapes (within 1%% at 7); 1 of 11 had "
                       "no runner-up.' \"$D/log\" && grep -q 'the runner-up: median 1.25, ' \"$D/log\" && "
-                      "grep -q 'against the choice: 1009 x 1009 x 1009 64x64 2.00x as fast; 1009 x 2003 x 3001' \"$D/log\"");
-    expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 8 of 10 shapes'");
+                      "grep -q 'the choice: 1009 x 1009 x 1009 64x64 2.00x as fast; 1009 x 2003 x 3001' \"$D/log\" && "
+                      "[ $(grep -c \"cuBLAS's time moved 10.00x between the two runs: both again\" \"$D/log\") = 1 ] && "
+                      "[ $(grep -c \"cuBLAS's time moved 3.00x between the two runs: both again\" \"$D/log\") = 2 ] && "
+                      "grep -q '^Left out: 1 of 10 pairs, cuBLAS.s time having moved by more than 1.25x' \"$D/log\"");
+    expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 7 of 9 shapes'");
+    /* a CSV written before cuBLAS's times were kept: every pair counts */
+    expect_rc(0, dir, "cut -d, -f1-14 \"$D/check.csv\" > \"$D/old.csv\" && "
+                      "python3 scripts/course.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
     expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
     /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && "
                       "python3 scripts/course.py plan-check \"$D/step6\" \"$D/cut.csv\" --only primes --reps 1 --resume "
                       "> \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
-                      "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 8 of 10 shapes' \"$D/log\"");
+                      "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 7 of 9 shapes' \"$D/log\"");
     /* rows of another commit are not mixed in */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" | sed 's/,abc,/,def,/' > \"$D/other.csv\"");
     expect_rc(2, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/other.csv\" --only primes --reps 1 --resume "
