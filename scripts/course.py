@@ -855,8 +855,10 @@ def cmd_plan_check(a):
     if a.resume and os.path.exists(a.csv):
         with open(a.csv, newline="") as f:
             old = list(csv.DictReader(f))
-        if old and any(c not in old[0] for c in PLAN_CHECK_COLUMNS):
+        if old and any(c not in old[0] for c in PLAN_CHECK_OLD):
             raise Fail(f"--resume: {a.csv} is not a CSV of make plan-check")
+        if old and any(c not in old[0] for c in PLAN_CHECK_COLUMNS):
+            raise Fail(f"--resume: {a.csv} keeps no cuBLAS times (an older make plan-check): run it without --resume")
         done = {(r["family"], r["m"], r["n"], r["k"]): r for r in old}
     rows = []
     for i, (family, name, size) in enumerate(shapes, 1):

@@ -517,6 +517,8 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
     /* a CSV written before cuBLAS's times were kept: every pair counts */
     expect_rc(0, dir, "cut -d, -f1-14 \"$D/check.csv\" > \"$D/old.csv\" && "
                       "python3 scripts/course.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
+    expect_rc(2, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/old.csv\" --only primes --reps 1 --resume "
+                      "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'keeps no cuBLAS times' \"$D/err\" && exit $rc");
     expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
     /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && "
