@@ -492,6 +492,18 @@ Test(plan, the_estimate_is_the_lessons_arithmetic)
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
 }
 
+/* A block's fixed cost is measured over a whole wave (a block an SM) and the launch holds one block's start: a grid
+ * short of a wave pays its share. 33 blocks of 64 x 64 on 132 SMs, one each: a quarter. */
+Test(plan, a_grid_short_of_a_wave_pays_its_share_of_the_fixed_cost)
+{
+    step6_plan p = step6_plan_for(64, 64 * 33, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x64");
+    const tile_costs *c = &PLAN_COSTS.tile[TILE_SMALL];
+    double depth = p.k_tiles, memory = 4.0 * (64.0 * 1024 + 1024.0 * 64 * 33 + 64.0 * 64 * 33) / PLAN_COSTS.bytes_per_us;
+    cr_assert(p.found && p.blocks == 33 && p.vec);
+    cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(c->block_us / 4 + depth * c->k_tile_us[0], memory), 1e-9,
+                       "est. %.3f us", p.est_us);
+}
+
 /* An SM goes at the pace of the blocks it holds at once, and each block of a split tile adds
  * up its share of the partial sums: at 512 in 64 x 64 tiles, K split in 4 is 256 blocks, 2
  * on the busiest SM, each 16 k-tiles deep; split in 8, 512 blocks, 4 on it, 8 deep. The
