@@ -492,16 +492,24 @@ Test(plan, the_estimate_is_the_lessons_arithmetic)
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
 }
 
-/* A block's fixed cost is measured over a whole wave (a block an SM) and the launch holds one block's start: a grid
- * short of a wave pays its share. 33 blocks of 64 x 64 on 132 SMs, one each: a quarter. */
-Test(plan, a_grid_short_of_a_wave_pays_its_share_of_the_fixed_cost)
+/* A tile's fixed cost is measured over a whole wave (a block an SM) and the launch holds a block of 64 x 64's start:
+ * a grid short of a wave saves its share of 64 x 64's, the least. 33 blocks of 64 x 64 on 132 SMs, one each, pay a
+ * quarter of it; 33 of 128 x 32 pay their own less three quarters of it. */
+Test(plan, a_grid_short_of_a_wave_saves_its_share_of_the_fixed_cost)
 {
-    step6_plan p = step6_plan_for(64, 64 * 33, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x64");
-    const tile_costs *c = &PLAN_COSTS.tile[TILE_SMALL];
-    double depth = p.k_tiles, memory = 4.0 * (64.0 * 1024 + 1024.0 * 64 * 33 + 64.0 * 64 * 33) / PLAN_COSTS.bytes_per_us;
-    cr_assert(p.found && p.blocks == 33 && p.vec);
-    cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(c->block_us / 4 + depth * c->k_tile_us[0], memory), 1e-9,
-                       "est. %.3f us", p.est_us);
+    const double start = PLAN_COSTS.tile[TILE_SMALL].block_us;
+    static const struct { const char *name; tile_id tile; int m, n; } grid[] = {
+        {"64x64", TILE_SMALL, 64, 64 * 33}, {"128x32", TILE_NARROW, 128, 32 * 33}};
+    for (int i = 0; i < 2; i++) {
+        step6_plan p = step6_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
+                                      grid[i].name);
+        const tile_costs *c = &PLAN_COSTS.tile[grid[i].tile];
+        double m = grid[i].m, n = grid[i].n, memory = 4.0 * (m * 1024 + 1024 * n + m * n) / PLAN_COSTS.bytes_per_us;
+        double work = c->block_us - 0.75 * start + p.k_tiles * c->k_tile_us[0];
+        cr_assert(p.found && p.blocks == 33 && p.vec, "%s", grid[i].name);
+        cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9, "%s: est. %.3f us", grid[i].name,
+                           p.est_us);
+    }
 }
 
 /* An SM goes at the pace of the blocks it holds at once, and each block of a split tile adds
