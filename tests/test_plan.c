@@ -492,6 +492,26 @@ Test(plan, the_estimate_is_the_lessons_arithmetic)
     cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9);
 }
 
+/* A tile's fixed cost is measured over a whole wave (a block an SM) and the launch holds a block of 64 x 64's start:
+ * a grid short of a wave saves its share of 64 x 64's, the least. 33 blocks of 64 x 64 on 132 SMs, one each, pay a
+ * quarter of it; 33 of 128 x 32 pay their own less three quarters of it. */
+Test(plan, a_grid_short_of_a_wave_saves_its_share_of_the_fixed_cost)
+{
+    const double start = PLAN_COSTS.tile[TILE_SMALL].block_us;
+    static const struct { const char *name; tile_id tile; int m, n; } grid[] = {
+        {"64x64", TILE_SMALL, 64, 64 * 33}, {"128x32", TILE_NARROW, 128, 32 * 33}};
+    for (int i = 0; i < 2; i++) {
+        step6_plan p = step6_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
+                                      grid[i].name);
+        const tile_costs *c = &PLAN_COSTS.tile[grid[i].tile];
+        double m = grid[i].m, n = grid[i].n, memory = 4.0 * (m * 1024 + 1024 * n + m * n) / PLAN_COSTS.bytes_per_us;
+        double work = c->block_us - 0.75 * start + p.k_tiles * c->k_tile_us[0];
+        cr_assert(p.found && p.blocks == 33 && p.vec, "%s", grid[i].name);
+        cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9, "%s: est. %.3f us", grid[i].name,
+                           p.est_us);
+    }
+}
+
 /* An SM goes at the pace of the blocks it holds at once, and each block of a split tile adds
  * up its share of the partial sums: at 512 in 64 x 64 tiles, K split in 4 is 256 blocks, 2
  * on the busiest SM, each 16 k-tiles deep; split in 8, 512 blocks, 4 on it, 8 deep. The

@@ -64,11 +64,11 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
                          : p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
 }
 
-/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where clusters all start at
- * once, its share of SPREAD more: they do not land evenly), each k_tiles / (split x parts) deep, at the pace of
- * the blocks it holds at once; its rounds take at least their k-tiles at a lone block's pace. Every block pays its
- * fixed cost at the start, together; later rounds' overlap others' k-tiles. A split tile's partial sums cross its
- * cluster, a block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
+/* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where clusters all start at once, its
+ * share of SPREAD more: they do not land evenly), each k_tiles / (split x parts) deep, at the pace of the blocks it holds
+ * at once; its rounds take at least their k-tiles at a lone block's pace. The first round pays a wave's fixed cost (a
+ * part wave saves its share of 64 x 64's, the least); later rounds' overlap others' k-tiles. A split tile's partial sums
+ * cross its cluster, a block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
 static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
@@ -94,8 +94,9 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD * (p->split > 1), dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
     double depth = (double)p->k_tiles / (p->split * p->parts) * (p->vec ? 1.0 : c->scalar_b);   /* B in floats */
-    double t = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
-                                  per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
+    double wave = fmin(1.0, (double)p->blocks / dev->sms), start = PLAN_COSTS.tile[TILE_SMALL].block_us;
+    double t = c->block_us - (1 - wave) * start + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
+                                                        per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
     t += p->split > 1 ? per_sm * PLAN_COSTS.cluster_us * s->bm * s->bn / 1024 : 0.0;
     t = PLAN_COSTS.launch_us + fmax(t, memory + 4.0 * mn * (p->parts - 1) / PLAN_COSTS.bytes_per_us);
     if (p->parts > 1)   /* the second kernel reads every part's slice and writes C */
