@@ -874,21 +874,21 @@ def cmd_plan_check(a):
             raise Fail(f"{a.step6}'s kernel line gives no estimate ('est. ... us'): is it step 6 with its track?")
         if not c:
             continue
-        r = dict(family=family, shape=name, m=m, n=n, k=k, ratio=c["ratio"], choice_us=us(c, "median_ms"),
-                 choice_est_us=e[1], next=e[2] or "", next_us="", next_est_us=e[3] or "", device=c["device"],
-                 commit=c["commit"], date_utc=c["date_utc"], choice_cublas_us=us(c, "cublas_median_ms"),
-                 next_cublas_us="")
-        for again in range(RETRIES + 1 if e[2] else 0):
+        r = dict(family=family, shape=name, m=m, n=n, k=k, choice_est_us=e[1], next=e[2] or "", next_est_us=e[3] or "",
+                 device=c["device"], commit=c["commit"], date_utc=c["date_utc"])
+        best = None   # of the pairs run (the choice, then the runner-up), the one whose cuBLAS times agree best
+        for again in range(RETRIES + 1 if e[2] else 1):
             if again:
-                print(f"    cuBLAS's time moved {cublas_moved(r):.2f}x between the two runs: both again")
+                print(f"    cuBLAS's time moved {cublas_moved(best):.2f}x between the two runs: both again")
                 c = step_row(a.step6, m, n, k, a.reps)
-            x = c and step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
-            t = dict(r, ratio=c and c["ratio"], choice_us=us(c, "median_ms"), choice_cublas_us=us(c, "cublas_median_ms"),
+            x = e[2] and c and step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
+            t = dict(r, ratio=c["ratio"] if c else "", choice_us=us(c, "median_ms"), choice_cublas_us=us(c, "cublas_median_ms"),
                      next_us=us(x, "median_ms"), next_cublas_us=us(x, "cublas_median_ms"))
-            if not again or (cublas_moved(t) or UNSTEADY + 1) < (cublas_moved(r) or UNSTEADY + 1):
-                r = t
-            if (cublas_moved(r) or 1) <= UNSTEADY:
+            if not best or (cublas_moved(t) or UNSTEADY + 1) < (cublas_moved(best) or UNSTEADY + 1):
+                best = t
+            if (cublas_moved(best) or 1) <= UNSTEADY:
                 break
+        r = best
         kept = next(iter(done.values()), r)
         if (kept["device"], kept["commit"]) != (r["device"], r["commit"]):
             raise Fail(f"--resume: {a.csv} was measured on {kept['device']} at commit {kept['commit']}, {a.step6} runs on "
