@@ -882,8 +882,9 @@ def cmd_plan_check(a):
                 print(f"    cuBLAS's time moved {cublas_moved(best):.2f}x between the two runs: both again")
                 c = step_row(a.step6, m, n, k, a.reps)
             x = e[2] and c and step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
-            t = dict(r, ratio=c["ratio"] if c else "", choice_us=us(c, "median_ms"), choice_cublas_us=us(c, "cublas_median_ms"),
-                     next_us=us(x, "median_ms"), next_cublas_us=us(x, "cublas_median_ms"))
+            t = dict(r, ratio=c["ratio"] if c else "", choice_us=us(c, "median_ms"),
+                     choice_cublas_us=us(c, "cublas_median_ms"), next_us=us(x, "median_ms"),
+                     next_cublas_us=us(x, "cublas_median_ms"))
             if not best or (cublas_moved(t) or UNSTEADY + 1) < (cublas_moved(best) or UNSTEADY + 1):
                 best = t
             if (cublas_moved(best) or 1) <= UNSTEADY:
