@@ -118,7 +118,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 + p->tiles * sizeof(int)
                                : p->workspace_bytes == 0, "%s: workspace", where);
         cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FEW_THREADS <= dev.threads_sm &&
-                      p->blocks_per_sm * FEW_SMEM_BYTES(m) <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
+                      p->blocks_per_sm * FEW_SMEM_BYTES <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
                   "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }

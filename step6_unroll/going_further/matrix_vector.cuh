@@ -214,8 +214,8 @@ __global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS(M))
 sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes, int parts,
                float4 *slots, int *arrived)
 {
-    __shared__ float4 sums[FEW_THREADS / 32][M][32];   // each warp's, then the parts'
-    static_assert(sizeof sums == FEW_SMEM_BYTES(M) && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
+    __shared__ float4 sums[FEW_THREADS / 32][FEW_CELLS];   // each warp's M x lanes, then the parts'
+    static_assert(sizeof sums == FEW_SMEM_BYTES && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
     int cols = blockIdx.x / parts, part = blockIdx.x % parts, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
@@ -240,21 +240,23 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
             acc[i][3] += x * y.w;
         }
     }
-    // The warp's rows of B a column at a time: lanes' sums of one column meet by shuffles.
+    // The warp's rows of B a column at a time: lanes' sums of one column meet by shuffles,
+    // and its first `lanes` lanes hold them.
 #pragma unroll
     for (int i = 0; i < M; i++) {
         for (int width = 16; width >= lanes; width /= 2)
 #pragma unroll
             for (int j = 0; j < 4; j++)
                 acc[i][j] += __shfl_xor_sync(0xffffffffu, acc[i][j], width);
-        sums[warp][i][lane] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        if (lane < lanes)
+            sums[warp][i * lanes + lane] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
     }
     __syncthreads();
     // Thread e < M x lanes: row e / lanes, its float4 of columns e % lanes; the warps in order.
     int e = threadIdx.x, cells = M * lanes;
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int w = 0; e < cells && w < FEW_THREADS / 32; w++) {
-        float4 x = sums[w][e / lanes][e % lanes];
+        float4 x = sums[w][e];
         v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
     }
     if (parts > 1) {   // a slot for each part; the last block to finish adds them up
@@ -274,7 +276,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
         __threadfence();
         // Every thread: cell e % cells of parts g, g + groups, ... in order; then the groups.
         int groups = FEW_THREADS / cells, g = threadIdx.x / cells;
-        float4 *group_sums = &sums[0][0][0];
+        float4 *group_sums = &sums[0][0];
         if (g < groups) {
             const float4 *slot = slots + (size_t)cols * parts * cells + threadIdx.x % cells;
             v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
