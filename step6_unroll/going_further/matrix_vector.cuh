@@ -196,6 +196,40 @@ static cudaError_t launch_few_cols(const gemm_args *g, const step6_plan &p, cuda
                          g->c);
 }
 
+// A few rows: a warp's M x 4 sums a thread meet across its 32 / lanes rows of B at a time,
+// LEVELS levels of shuffles (widths 16, 8, ... down to lanes). While a lane holds an even
+// count, a level halves it: the lane keeps half (the lower lane the first half) and hands its
+// partner the other half, so the levels take 2M + M + ... shuffles, not 4M each; at an odd
+// count, the levels left add each sum whole. Each sum of the warp's rows ends at one lane,
+// which writes it to `out`: its cell (row of A, float4 of the lane's columns), a float.
+template <int LEVEL, int LEVELS, int HELD, int M>   // HELD: sums first ... first + HELD - 1 of the 4M
+__device__ __forceinline__ void meet_in_warp(float (&acc)[M][4], int lane, int lanes, int first, bool writes, float *out)
+{
+    if constexpr (LEVEL == LEVELS) {
+        if (writes)
+#pragma unroll
+            for (int t = 0; t < HELD; t++) {
+                int q = first + t;
+                out[(q / 4 * lanes + lane % lanes) * 4 + q % 4] = acc[t / 4][t % 4];
+            }
+    } else {
+        constexpr int WIDTH = 16 >> LEVEL, H = HELD % 2 == 0 ? HELD / 2 : HELD;
+        bool upper = lane & WIDTH;
+#pragma unroll
+        for (int t = 0; t < H; t++) {
+            if constexpr (H < HELD) {
+                float give = upper ? acc[t / 4][t % 4] : acc[(t + H) / 4][(t + H) % 4];
+                float keep = upper ? acc[(t + H) / 4][(t + H) % 4] : acc[t / 4][t % 4];
+                acc[t / 4][t % 4] = keep + __shfl_xor_sync(0xffffffffu, give, WIDTH);
+            } else {
+                acc[t / 4][t % 4] += __shfl_xor_sync(0xffffffffu, acc[t / 4][t % 4], WIDTH);
+            }
+        }
+        meet_in_warp<LEVEL + 1, LEVELS, H>(acc, lane, lanes, H < HELD && upper ? first + H : first,
+                                           writes && (H < HELD || !upper), out);
+    }
+}
+
 // A FEW ROWS OF C (M of FEW_MAX_M or less). The shortest tile, 32 x 128, computes 32 rows
 // for each one here, and K in parts pays a second launch to add its parts up: at
 // 2 x 18 x 11999 the two launches alone took longer than cuBLAS. Each float of B serves M
@@ -240,16 +274,16 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
             acc[i][3] += x * y.w;
         }
     }
-    // The warp's rows of B a column at a time: lanes' sums of one column meet by shuffles,
-    // and its first `lanes` lanes hold them.
-#pragma unroll
-    for (int i = 0; i < M; i++) {
-        for (int width = 16; width >= lanes; width /= 2)
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                acc[i][j] += __shfl_xor_sync(0xffffffffu, acc[i][j], width);
-        if (lane < lanes)
-            sums[warp][i * lanes + lane] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    // The warp's rows of B meet by shuffles, halving what each lane holds (above); its sums
+    // go to shared memory, a cell (row of A, float4 of columns) at a time.
+    float *warp_sums = reinterpret_cast<float *>(sums[warp]);
+    switch (lanes) {   // the levels: 32 / lanes rows of B at a time
+    case 32: meet_in_warp<0, 0, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 16: meet_in_warp<0, 1, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 8: meet_in_warp<0, 2, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 4: meet_in_warp<0, 3, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 2: meet_in_warp<0, 4, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    default: meet_in_warp<0, 5, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
     }
     __syncthreads();
     // Thread e < M x lanes: row e / lanes, its float4 of columns e % lanes; the warps in order.
