@@ -255,24 +255,35 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
     // The thread's rows of B counted first, as sgemv_rows' trips: here in pairs, for the
-    // registers (40 a thread at M = 2 held four rows' loads only by spilling).
+    // registers (40 a thread at M = 2 held four rows' loads only by spilling), a pair's loads
+    // written out before its FMAs (left to the compiler, at M = 8 the second row's load
+    // waited behind the first row's FMAs).
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
     int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
-#pragma unroll 2
-    for (int trip = 0; trip < trips; trip++) {
-        int kk = first + trip * step;
-        const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
-        float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
-                       : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
-                                     __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
+    auto row_of_b = [&](int kk) {   // B streamed: each float is read once
+        const float *row = b + (size_t)kk * n + col;
+        return VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
+                   : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
+                                 __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
+    };
+    for (int trip = 0; trip < trips; trip += 2) {   // two rows of B in flight, then their FMAs
+        int kk = first + trip * step, two = trip + 1 < trips;
+        float4 y[2] = {row_of_b(kk), two ? row_of_b(kk + step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f)};
+        float x[2][M];
 #pragma unroll
         for (int i = 0; i < M; i++) {
-            float x = __ldg(a + (size_t)i * k + kk);
-            acc[i][0] += x * y.x;
-            acc[i][1] += x * y.y;
-            acc[i][2] += x * y.z;
-            acc[i][3] += x * y.w;
+            x[0][i] = __ldg(a + (size_t)i * k + kk);
+            x[1][i] = two ? __ldg(a + (size_t)i * k + kk + step) : 0.0f;
         }
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int i = 0; i < M; i++) {
+                acc[i][0] += x[h][i] * y[h].x;
+                acc[i][1] += x[h][i] * y[h].y;
+                acc[i][2] += x[h][i] * y[h].z;
+                acc[i][3] += x[h][i] * y[h].w;
+            }
     }
     // The warp's rows of B meet by shuffles, halving what each lane holds (above); its sums
     // go to shared memory, a cell (row of A, float4 of columns) at a time.

@@ -80,7 +80,7 @@ enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
 /* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
 #define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
-enum { FEW_MAX_M = 16, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
+enum { FEW_MAX_M = 16, FEW_THREADS = 256, FEW_CELLS = 128, FEW_WAVES = 4 };
 enum { FLAT_THREADS = 256 };
 /* M rows' blocks an SM (__launch_bounds__: 40, 64, 80 or 128 registers a thread), and their shared
  * memory: each warp's sums, a float4 for each of its M x lanes cells (FEW_CELLS at most) */
