@@ -266,6 +266,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
                    : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
                                  __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
     };
+#pragma unroll 1   // a pair a trip: at M = 1 and 2 (40 registers) more pairs in flight spilled on sm_100 and sm_120
     for (int trip = 0; trip < trips; trip += 2) {   // two rows of B in flight, then their FMAs
         int kk = first + trip * step, two = trip + 1 < trips;
         float4 y[2] = {row_of_b(kk), two ? row_of_b(kk + step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f)};
