@@ -210,7 +210,7 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  split over a cluster), TILE/partsP (K in P parts),\n"
                      "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
                      "                  rows (C of one column), few-cols (N of 2 to 16),\n"
-                     "                  few-rows and few-rows/partsP (M of 8 or less), flat\n"
+                     "                  few-rows and few-rows/partsP (M of 16 or less), flat\n"
                      "                  (K = 1: C as one array); the kernel line names the\n"
                      "                  runner-up; exit 2 where NAME is none of the candidates\n"
                      "                  for the problem on this GPU\n",

@@ -196,6 +196,40 @@ static cudaError_t launch_few_cols(const gemm_args *g, const step6_plan &p, cuda
                          g->c);
 }
 
+// A few rows: a warp's M x 4 sums a thread meet across its 32 / lanes rows of B at a time,
+// LEVELS levels of shuffles (widths 16, 8, ... down to lanes). While a lane holds an even
+// count, a level halves it: the lane keeps half (the lower lane the first half) and hands its
+// partner the other half, so the levels take 2M + M + ... shuffles, not 4M each; at an odd
+// count, the levels left add each sum whole. Each sum of the warp's rows ends at one lane,
+// which writes it to `out`: its cell (row of A, float4 of the lane's columns), a float.
+template <int LEVEL, int LEVELS, int HELD, int M>   // HELD: sums first ... first + HELD - 1 of the 4M
+__device__ __forceinline__ void meet_in_warp(float (&acc)[M][4], int lane, int lanes, int first, bool writes, float *out)
+{
+    if constexpr (LEVEL == LEVELS) {
+        if (writes)
+#pragma unroll
+            for (int t = 0; t < HELD; t++) {
+                int q = first + t;
+                out[(q / 4 * lanes + lane % lanes) * 4 + q % 4] = acc[t / 4][t % 4];
+            }
+    } else {
+        constexpr int WIDTH = 16 >> LEVEL, H = HELD % 2 == 0 ? HELD / 2 : HELD;
+        bool upper = lane & WIDTH;
+#pragma unroll
+        for (int t = 0; t < H; t++) {
+            if constexpr (H < HELD) {
+                float give = upper ? acc[t / 4][t % 4] : acc[(t + H) / 4][(t + H) % 4];
+                float keep = upper ? acc[(t + H) / 4][(t + H) % 4] : acc[t / 4][t % 4];
+                acc[t / 4][t % 4] = keep + __shfl_xor_sync(0xffffffffu, give, WIDTH);
+            } else {
+                acc[t / 4][t % 4] += __shfl_xor_sync(0xffffffffu, acc[t / 4][t % 4], WIDTH);
+            }
+        }
+        meet_in_warp<LEVEL + 1, LEVELS, H>(acc, lane, lanes, H < HELD && upper ? first + H : first,
+                                           writes && (H < HELD || !upper), out);
+    }
+}
+
 // A FEW ROWS OF C (M of FEW_MAX_M or less). The shortest tile, 32 x 128, computes 32 rows
 // for each one here, and K in parts pays a second launch to add its parts up: at
 // 2 x 18 x 11999 the two launches alone took longer than cuBLAS. Each float of B serves M
@@ -214,47 +248,61 @@ __global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS(M))
 sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes, int parts,
                float4 *slots, int *arrived)
 {
-    __shared__ float4 sums[FEW_THREADS / 32][M][32];   // each warp's, then the parts'
-    static_assert(sizeof sums == FEW_SMEM_BYTES(M) && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
+    __shared__ float4 sums[FEW_THREADS / 32][FEW_CELLS];   // each warp's M x lanes, then the parts'
+    static_assert(sizeof sums == FEW_SMEM_BYTES && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
     int cols = blockIdx.x / parts, part = blockIdx.x % parts, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
     // The thread's rows of B counted first, as sgemv_rows' trips: here in pairs, for the
-    // registers (40 a thread at M = 2 held four rows' loads only by spilling).
+    // registers (40 a thread at M = 2 held four rows' loads only by spilling), a pair's loads
+    // written out before its FMAs (left to the compiler, at M = 8 the second row's load
+    // waited behind the first row's FMAs).
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
     int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
-#pragma unroll 2
-    for (int trip = 0; trip < trips; trip++) {
-        int kk = first + trip * step;
-        const float *row = b + (size_t)kk * n + col;   // B streamed: each float is read once
-        float4 y = VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
-                       : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
-                                     __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
+    auto row_of_b = [&](int kk) {   // B streamed: each float is read once
+        const float *row = b + (size_t)kk * n + col;
+        return VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
+                   : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
+                                 __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
+    };
+#pragma unroll 1   // a pair a trip: at M = 1 and 2 (40 registers) more pairs in flight spilled on sm_100 and sm_120
+    for (int trip = 0; trip < trips; trip += 2) {   // two rows of B in flight, then their FMAs
+        int kk = first + trip * step, two = trip + 1 < trips;
+        float4 y[2] = {row_of_b(kk), two ? row_of_b(kk + step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f)};
+        float x[2][M];
 #pragma unroll
         for (int i = 0; i < M; i++) {
-            float x = __ldg(a + (size_t)i * k + kk);
-            acc[i][0] += x * y.x;
-            acc[i][1] += x * y.y;
-            acc[i][2] += x * y.z;
-            acc[i][3] += x * y.w;
+            x[0][i] = __ldg(a + (size_t)i * k + kk);
+            x[1][i] = two ? __ldg(a + (size_t)i * k + kk + step) : 0.0f;
         }
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int i = 0; i < M; i++) {
+                acc[i][0] += x[h][i] * y[h].x;
+                acc[i][1] += x[h][i] * y[h].y;
+                acc[i][2] += x[h][i] * y[h].z;
+                acc[i][3] += x[h][i] * y[h].w;
+            }
     }
-    // The warp's rows of B a column at a time: lanes' sums of one column meet by shuffles.
-#pragma unroll
-    for (int i = 0; i < M; i++) {
-        for (int width = 16; width >= lanes; width /= 2)
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                acc[i][j] += __shfl_xor_sync(0xffffffffu, acc[i][j], width);
-        sums[warp][i][lane] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    // The warp's rows of B meet by shuffles, halving what each lane holds (above); its sums
+    // go to shared memory, a cell (row of A, float4 of columns) at a time.
+    float *warp_sums = reinterpret_cast<float *>(sums[warp]);
+    switch (lanes) {   // the levels: 32 / lanes rows of B at a time
+    case 32: meet_in_warp<0, 0, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 16: meet_in_warp<0, 1, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 8: meet_in_warp<0, 2, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 4: meet_in_warp<0, 3, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    case 2: meet_in_warp<0, 4, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
+    default: meet_in_warp<0, 5, 4 * M>(acc, lane, lanes, 0, true, warp_sums); break;
     }
     __syncthreads();
     // Thread e < M x lanes: row e / lanes, its float4 of columns e % lanes; the warps in order.
     int e = threadIdx.x, cells = M * lanes;
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int w = 0; e < cells && w < FEW_THREADS / 32; w++) {
-        float4 x = sums[w][e / lanes][e % lanes];
+        float4 x = sums[w][e];
         v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
     }
     if (parts > 1) {   // a slot for each part; the last block to finish adds them up
@@ -274,7 +322,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
         __threadfence();
         // Every thread: cell e % cells of parts g, g + groups, ... in order; then the groups.
         int groups = FEW_THREADS / cells, g = threadIdx.x / cells;
-        float4 *group_sums = &sums[0][0][0];
+        float4 *group_sums = &sums[0][0];
         if (g < groups) {
             const float4 *slot = slots + (size_t)cols * parts * cells + threadIdx.x % cells;
             v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);

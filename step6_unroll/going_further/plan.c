@@ -40,7 +40,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->blocks_per_sm = blocks_per_sm(COL_THREADS, COL_MIN_BLOCKS, COL_SMEM_BYTES(cdiv(n, 4) * 4), dev, &p->limit);
     } else if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
         p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts;
-        p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
+        p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES, dev, &p->limit);
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
     } else if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
         p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
@@ -187,7 +187,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
     if (base->track < TRACK_STREAM_K)
         return;
-    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* N = 1; M <= 8, at each lanes; K = 1 */
+    for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* N = 1; M <= 16, at each lanes; K = 1 */
         if (c.kernel == KERNEL_FEW) {   /* lanes: a power of two, 32 at most, none past N, M x lanes <= FEW_CELLS; */
             for (int l = 32, first = 1; s->m <= FEW_MAX_M && l >= 1; l /= 2)   /* the most, down to 128-byte rows */
                 if ((l == 1 || (2 * l < s->n && s->m * l <= FEW_CELLS)) && (first || l >= 8))

@@ -80,12 +80,12 @@ enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
 /* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
 #define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
-enum { FEW_MAX_M = 8, FEW_THREADS = 256, FEW_CELLS = 64, FEW_WAVES = 4 };
+enum { FEW_MAX_M = 16, FEW_THREADS = 256, FEW_CELLS = 128, FEW_WAVES = 4 };
 enum { FLAT_THREADS = 256 };
-/* M rows' blocks an SM (__launch_bounds__: 40, 64 or 80 registers a thread), and their shared
- * memory: each warp's sums, a float4 for each row and lane */
-#define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : 3)
-#define FEW_SMEM_BYTES(m) ((size_t)FEW_THREADS / 32 * (m) * 32 * 16)
+/* M rows' blocks an SM (__launch_bounds__: 40, 64, 80 or 128 registers a thread), and their shared
+ * memory: each warp's sums, a float4 for each of its M x lanes cells (FEW_CELLS at most) */
+#define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : (m) <= 8 ? 3 : 2)
+#define FEW_SMEM_BYTES ((size_t)FEW_THREADS / 32 * FEW_CELLS * 16)
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
@@ -148,7 +148,7 @@ typedef struct {
     double few_block_us;   /* a few rows: each block on an SM after the first, */
     double few_round_us;   /* a round of a block's loads (two rows of B and their M floats of A, or 8 parts'
                               sums), */
-    double few_row_us;     /* and its more for each row of A (the line through M = 1 ... FEW_MAX_M), */
+    double few_row_us;     /* and its more for each row of A (the line through M = 1 ... 8), */
     double few_sum_us;     /* and, K in parts, handing a part's sums over (a slot, a fence, a count) */
     double col_chunk_us[2];   /* a few columns: a chunk of K of each of b blocks on one SM, b = 1, 2 */
     tile_costs tile[TILE_SHAPES];
