@@ -714,16 +714,23 @@ def plan_costs_from(a, run, by_round=()):
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
     # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
-    # blocks as the SMs hold, 32 columns each, at one round (each block after an SM's first), and one block in 8 parts
+    # blocks as the SMs hold, at one round (each block after an SM's first), in the columns a block the plan gives
+    # M = 8 there (32 tried first; then those its kernel line names), and one block in 8 parts
     rounds, one = [], {}
     for rows_a in range(1, 9):
         one[rows_a], per_sm, _ = run(rows_a, 4, 2 * 256, "few-rows")   # per_sm: at M = 8, last
         rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / 15)
     few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
-    wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")
-    if "32 columns of C" not in row.get("kernel", ""):
-        raise Fail(f"{a.step6} at 8 rows does not take 32 columns a block: {row.get('kernel', '')}")
+    cols = 32
+    for _ in range(3):   # K: two rows of B a thread, 256 threads of cols / 4 lanes
+        wave, _, row = run(8, cols * sms * per_sm, 2 * 256 * 4 // cols, "few-rows")
+        named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
+        if not named or int(named.group(1)) == cols:
+            break
+        cols = int(named.group(1))
+    if f"{cols} columns of C" not in row.get("kernel", ""):
+        raise Fail(f"{a.step6} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
     few_sum_us = max(0.0, run(8, 4, 8 * 2 * 256, "few-rows/parts8")[0] - one[8] - at_8)

@@ -548,7 +548,8 @@ Test(plan_costs, new_costs_recompile_the_plan_not_the_kernels)
  * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us, 10% more with B in 4-byte pieces
  * (N % 4 != 0; the launch's 1 x 1 x 1 too: 4.55 us; K = 1's, 3.5 us); K in parts adds 1.5 us.
  * A few rows: 4.5 us, 0.4 + 0.05 M us a round of loads (two rows of B a thread), 0.5 us for a
- * second block on an SM (read as 0.45 against that launch), 0.9 us to hand parts over. A few
+ * second block on an SM (read as 0.45 against that launch), 0.9 us to hand parts over; a block
+ * of 128 cells, M x columns / 4, as step 6's (64 columns at M = 8, where 32 are tried first). A few
  * columns: 16 rows a block, K in chunks of 256, 3 us and 0.6 us a chunk times the blocks an SM
  * runs. The first run of each is 5 us late, as in a disturbed round: each time is the median
  * of 3 rounds, so the costs are as without it, and the header tells how far the launches read
@@ -570,7 +571,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "late = 5 * (not os.path.exists(seen) or key not in open(seen).read().splitlines())\n"
                       "open(seen, 'a').write(key + '\\n')\n"
                       "if plan.startswith('few-rows'):\n"
-                      "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1; cols = 4 if n == 4 else 32\n"
+                      "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
+                      "    cols = 4 if n == 4 else 4 * min(32, 128 // m)\n"
                       "    rounds = -(-(-(-k // parts) * cols // 4 // 256) // 2); blocks = -(-n // cols) * parts\n"
                       "    r = 0.4 + 0.05 * m; us = 4.5 + r * rounds + 0.5 * (-(-blocks // 132) - 1) + (0.9 + r) * (parts > 1)\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
