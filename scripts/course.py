@@ -722,13 +722,11 @@ def plan_costs_from(a, run, by_round=()):
         rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / 15)
     few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
-    cols = 32
-    for _ in range(3):   # K: two rows of B a thread, 256 threads of cols / 4 lanes
+    wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")
+    named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
+    cols = int(named.group(1)) if named else 32
+    if cols != 32:   # a wave of the plan's width (K: two rows of B for each of 256 threads of cols / 4 lanes)
         wave, _, row = run(8, cols * sms * per_sm, 2 * 256 * 4 // cols, "few-rows")
-        named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
-        if not named or int(named.group(1)) == cols:
-            break
-        cols = int(named.group(1))
     if f"{cols} columns of C" not in row.get("kernel", ""):
         raise Fail(f"{a.step6} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
