@@ -609,7 +609,7 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
  * tile, odd sizes, K not a multiple of the k-tile, beta 0 and not; two shapes of wide tiles,
  * one wave with K whole and one with runs of k-tiles that cut tiles in four; two columns
  * of C, A read in 16-byte and 4-byte pieces; three of a few rows of C (1, 8 and 5 rows;
- * 1, 8 and 8 lanes; 5, 264 and 387 blocks on an H100); and two of a few columns (13 and 6,
+ * 1, 8 and 16 lanes; 17, 132 and 390 blocks on an H100); and two of a few columns (13 and 6,
  * A read in 16-byte and 4-byte pieces). */
 static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
                                    {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {4099, 13, 4096, 1},
