@@ -308,18 +308,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     if (parts > 1) {   // a slot for each part; the last block to finish adds them up
         if (e < cells)
             slots[(size_t)blockIdx.x * cells + e] = v;
-        __syncthreads();   // the block's slots written; one thread fences for them all
-        __shared__ bool last;
-        if (threadIdx.x == 0) {
-            __threadfence();   // the block's sums are visible to every SM before the count moves
-            last = atomicAdd(arrived + cols, 1) == parts - 1;
-            if (last) {
-                arrived[cols] = 0;
-                __threadfence();   // the count seen before the parts' slots are read
-            }
-        }
-        __syncthreads();
-        if (!last)
+        if (!last_to_arrive(arrived, cols, parts))   // stream_k.cuh
             return;
         // Every thread: cell e % cells of parts g, g + groups, ... in order; then the groups.
         int groups = FEW_THREADS / cells, g = threadIdx.x / cells;

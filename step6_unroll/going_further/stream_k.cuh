@@ -22,6 +22,27 @@ struct tail_schedule {
     __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
 };
 
+// The hand-over of a block's sums through memory: once every thread has stored its share,
+// the block counts itself in at counts[i]; true in the last of `pieces` blocks to arrive,
+// which puts the count back to 0 and may then read the others' sums (past L1: __ldcg).
+// One thread fences for the block, after the barrier, as the toolkit's grid sync does: a
+// fence in every thread cost each warp a MEMBAR.SC.GPU and an L1 invalidate.
+__device__ __forceinline__ bool last_to_arrive(int *counts, int i, int pieces)
+{
+    __shared__ bool last;
+    __syncthreads();   // the block's sums stored
+    if (threadIdx.x == 0) {
+        __threadfence();   // ... and visible to every SM before the count moves
+        last = atomicAdd(counts + i, 1) == pieces - 1;
+        if (last) {
+            counts[i] = 0;
+            __threadfence();   // the count seen before the others' sums are read
+        }
+    }
+    __syncthreads();
+    return last;
+}
+
 // A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
 // the last piece to finish adds up the tile's slots in k order (the same order, so the
 // same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
@@ -29,27 +50,18 @@ struct tail_schedule {
 // e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
 // a time: float4 stores straight from acc put the accumulators in aligned groups of four
 // registers and slowed the main loop (README: register banks). Returns true, with the
-// tile's whole sums in acc, for the last piece, which also puts the tile's count back to 0.
+// tile's whole sums in acc, for the last piece, which also puts tile t's count
+// (arrived[t]) back to 0.
 template <typename CFG>
 __device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
-                                               int pieces, int *arrived)
+                                               int pieces, int *arrived, int t)
 {
     constexpr int SLOT = CFG::BM * CFG::BN, E = CFG::TM * CFG::TN;
 #pragma unroll
     for (int e = 0; e < E; e++)
         slots[(size_t)mine * SLOT + e * CFG::THREADS + threadIdx.x] = acc[e / CFG::TN][e % CFG::TN];
-    __threadfence();   // this thread's sums are visible to every SM before the count moves
-    __syncthreads();
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        last = atomicAdd(arrived, 1) == pieces - 1;
-        if (last)
-            *arrived = 0;
-    }
-    __syncthreads();
-    if (!last)
+    if (!last_to_arrive(arrived, t, pieces))
         return false;
-    __threadfence();
     const float *slot = slots + (size_t)first * SLOT + threadIdx.x;
 #pragma unroll
     for (int e = 0; e < E; e++)   // a whole slot at a time: its loads in flight together
@@ -100,7 +112,7 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
             smem, a, b, m, n, k, piece.origin, k0, piece.count, piece.first == 0 ? k_first : BK,
             [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
                 int t = piece.t, r0 = piece.r0, r1 = piece.r1;
-                if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived + t))
+                if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived, t))
                     store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x,
                                               piece.origin.y);
             });
