@@ -560,7 +560,7 @@ def shape_list(seed=1):
         out += [("layer", f"{name}: qkv", f"{t}x{3 * h}x{h}"), ("layer", f"{name}: attention out", f"{t}x{h}x{h}"),
                 ("layer", f"{name}: mlp up", f"{t}x{f}x{h}"), ("layer", f"{name}: mlp down", f"{t}x{h}x{f}")]
     out += [("small K", "", f"{mn}x{mn}x{k}") for mn in (4096, 16384) for k in (8, 16, 32, 64, 128)]
-    for a, b in ((4096, 4096), (16384, 16384), (4096, 16384), (16384, 4096)):
+    for a, b in ((4096, 4096), (8192, 8192), (16384, 16384), (4096, 16384), (16384, 4096)):
         out += [("matrix-vector", "M = 1", f"1x{a}x{b}"), ("matrix-vector", "N = 1", f"{a}x1x{b}")]
     out += [("tall and thin", "", f"{m}x{n}x{k}") for m, n, k in
             ((65536, 64, 64), (65536, 128, 128), (262144, 64, 128), (262144, 128, 64), (64, 65536, 64), (128, 262144, 128))]

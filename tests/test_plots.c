@@ -354,8 +354,8 @@ Test(run, every_run_and_every_failure_is_recorded)
 /* make shapes: every shape of every family, for each step, in one CSV whose rows say the
  * family and the shape's name; the chart of its squares, the chart of the other named
  * families, a row a shape under its family's heading, and the chart of the random shapes
- * against their FLOPs. 236 shapes (course.py's shape_list: 64 squares, 16 skinny, 6 deep K,
- * 11 layers, 10 small K, 8 matrix-vector, 6 tall and thin, 4 tiny C, 11 primes, 100 random)
+ * against their FLOPs. 238 shapes (course.py's shape_list: 64 squares, 16 skinny, 6 deep K,
+ * 11 layers, 10 small K, 10 matrix-vector, 6 tall and thin, 4 tiny C, 11 primes, 100 random)
  * for two stand-in steps; step 5's runs at M = 557 (one random shape, 557 x 2109 x 2) fail. */
 Test(shapes, every_family_is_run_named_and_the_squares_drawn)
 {
@@ -369,7 +369,7 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
         {"deep K,,", 12, "deep K,,step6_fake,256,256,65536,"},
         {"layer,", 22, "layer,Llama-2-7B 2048 tokens: mlp down,step6_fake,2048,4096,11008,"},
         {"small K,,", 20, "small K,,step5_fake,16384,16384,8,"},
-        {"matrix-vector,", 16, "matrix-vector,N = 1,step6_fake,16384,1,4096,"},
+        {"matrix-vector,", 20, "matrix-vector,M = 1,step6_fake,1,8192,8192,"},
         {"tall and thin,,", 12, "tall and thin,,step5_fake,262144,128,64,"},
         {"tiny C,deep K,", 8, "tiny C,deep K,step6_fake,64,64,262144,"},
         {"primes,,", 22, "primes,,step5_fake,4099,701,1499,"},
@@ -381,15 +381,15 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
     fake_step(dir, "step6");
     expect_rc(0, dir, "FAKE_FAIL=step5:557:0 python3 scripts/course.py shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" "
               "--reps 1 > \"$D/run.log\"");
-    expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 473 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
+    expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 477 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
         expect_rc(0, dir, "[ $(grep -c '^%s' \"$D/shapes.csv\") = %d ] && grep -q '^%s' \"$D/shapes.csv\"", families[i].family,
                   families[i].rows, families[i].row);
     expect_rc(0, dir, "grep -q '^random,seed 1,step5_fake,557,2109,2,.*,FAIL,' \"$D/shapes.csv\"");
     /* The summary follows the CSV: a row a step and family, FAILs not counted but counted apart. */
     expect_rc(0, dir, "grep -qx '| step5_fake | random (seed 1) | 99 | 0.50× | 0.50× | 4 x 3728 x 1655 | 1 |' \"$D/run.log\" && "
-                      "grep -qx '| step6_fake | every shape | 236 | 0.50× | 0.50× | 128 x 128 x 128 | 0 |' \"$D/run.log\" && "
-                      "grep -q '^1 of the 472 rows did not pass and are not counted: step5_fake 557 x 2109 x 2 (FAIL)' \"$D/run.log\"");
+                      "grep -qx '| step6_fake | every shape | 238 | 0.50× | 0.50× | 128 x 128 x 128 | 0 |' \"$D/run.log\" && "
+                      "grep -q '^1 of the 476 rows did not pass and are not counted: step5_fake 557 x 2109 x 2 (FAIL)' \"$D/run.log\"");
     /* The random shapes are the seed's: the same seed draws the same ones, another seed others. */
     expect_rc(0, dir, "python3 scripts/course.py shapes \"$D/seed1.csv\" \"$D/step5\" --only random --reps 1 --seed 1 > /dev/null && "
                       "python3 scripts/course.py shapes \"$D/seed2.csv\" \"$D/step5\" --only random --reps 1 --seed 2 > /dev/null && "
@@ -397,7 +397,7 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
                       "grep '^random,seed 1,step5' \"$D/seed1.csv\" | cut -d, -f4-6 > \"$D/only1\" && "
                       "grep '^random,seed 2,step5' \"$D/seed2.csv\" | cut -d, -f4-6 > \"$D/only2\" && "
                       "[ $(wc -l < \"$D/only2\") = 100 ] && cmp -s \"$D/all1\" \"$D/only1\" && ! cmp -s \"$D/only1\" \"$D/only2\"");
-    /* The charts: one series a step over the 64 squares; one a step over the 72 other named shapes, their
+    /* The charts: one series a step over the 64 squares; one a step over the 74 other named shapes, their
      * rows under 12 headings (skinny M small and N small, deep K, each model's layers, small K,
      * matrix-vector M = 1 and N = 1, tall and thin, tiny C, primes); one a step over the random shapes,
      * step 5's FAIL not drawn and said in its key. */
@@ -408,7 +408,7 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
                       "[ $(grep -c '^[0-9]' \"$D/data/shapes.dat\") = 128 ] && head -1 \"$D/data/shapes.dat\" | grep -q '^step5_fake'");
     expect_golden(dir, "shapes_nonsquare.dat", "\"$D/data/shapes_nonsquare.dat\"");
     expect_golden(dir, "shapes_random.dat", "\"$D/data/shapes_random.dat\"");
-    expect_rc(0, dir, "[ $(grep -c '^[0-9]' \"$D/data/shapes_nonsquare.dat\") = 144 ] && "
+    expect_rc(0, dir, "[ $(grep -c '^[0-9]' \"$D/data/shapes_nonsquare.dat\") = 148 ] && "
                       "[ $(grep -c '^[0-9]' \"$D/data/shapes_random.dat\") = 200 ] && "
                       "grep -q '100 random shapes M x N x K (seed 1)' \"$D/shapes_random.svg\" && "
                       "grep -q '>step5_fake: geometric mean 0.50×, minimum 0.50× at 4 x 3728 x 1655 (1 of 100 not PASS, not drawn)<' "
