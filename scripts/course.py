@@ -713,13 +713,16 @@ def plan_costs_from(a, run, by_round=()):
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
-    # 32 rows of B a thread (1 and 16 rounds of loads: rows go in pairs), at each M; at M = 8, a wave of as many
-    # blocks as the SMs hold, at one round (each block after an SM's first), in the columns a block the plan gives
-    # M = 8 there (32 tried first; then those its kernel line names), and one block in 8 parts
+    # 32 rows of B a thread (1 and 16 rounds of loads where rows go in pairs, 1 and 8 where 4 are in flight:
+    # few_in_flight), at each M; at M = 8, a wave of as many blocks as the SMs hold, at one round (each block
+    # after an SM's first), in the columns a block the plan gives M = 8 there (32 tried first; then those its
+    # kernel line names), and one block in 8 parts
     rounds, one = [], {}
+    in_flight = [int(w) for w in d.get("few_in_flight", "2").split(",")]
     for rows_a in range(1, 9):
         one[rows_a], per_sm, _ = run(rows_a, 4, 2 * 256, "few-rows")   # per_sm: at M = 8, last
-        rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / 15)
+        trips = 32 // in_flight[min(rows_a, len(in_flight)) - 1] - 1
+        rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / trips)
     few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
     wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")

@@ -254,10 +254,12 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
-    // The thread's rows of B counted first, as sgemv_rows' trips: here in pairs, for the
-    // registers (40 a thread at M = 2 held four rows' loads only by spilling), a pair's loads
-    // written out before its FMAs (left to the compiler, at M = 8 the second row's load
-    // waited behind the first row's FMAs).
+    // The thread's rows of B counted first, as sgemv_rows' trips: here R at a time, their loads
+    // written out before their FMAs (left to the compiler, at M = 8 the second row's load
+    // waited behind the first row's FMAs). R = 2, for the registers (40 a thread at M = 2 held
+    // four rows' loads only by spilling); at M = 1, 4 (plan.h, FEW_IN_FLIGHT): with K whole in
+    // 256 blocks, 1 x 8192 x 8192 took 89.5 us with two rows in flight, 76.4 with four (H200).
+    // Eight ran slower (1 x 4096 x 4096: 35.0 us at best, against 24.7 with four).
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
     int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
     auto row_of_b = [&](int kk) {   // B streamed: each float is read once
@@ -266,18 +268,25 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
                    : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
                                  __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
     };
-#pragma unroll 1   // a pair a trip: at M = 1 and 2 (40 registers) more pairs in flight spilled on sm_100 and sm_120
-    for (int trip = 0; trip < trips; trip += 2) {   // two rows of B in flight, then their FMAs
-        int kk = first + trip * step, two = trip + 1 < trips;
-        float4 y[2] = {row_of_b(kk), two ? row_of_b(kk + step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f)};
-        float x[2][M];
+    constexpr int R = FEW_IN_FLIGHT(M);
+#pragma unroll 1   // R rows a trip, no more (above)
+    for (int trip = 0; trip < trips; trip += R) {   // R rows of B in flight, then their FMAs
+        int kk = first + trip * step;
+        float4 y[R];
+        float x[R][M];
+        bool in[R];   // row h of the trip is one of the thread's (row 0 always is)
 #pragma unroll
-        for (int i = 0; i < M; i++) {
-            x[0][i] = __ldg(a + (size_t)i * k + kk);
-            x[1][i] = two ? __ldg(a + (size_t)i * k + kk + step) : 0.0f;
+        for (int h = 0; h < R; h++) {
+            in[h] = h == 0 || trip + h < trips;
+            y[h] = in[h] ? row_of_b(kk + h * step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
 #pragma unroll
-        for (int h = 0; h < 2; h++)
+        for (int i = 0; i < M; i++)
+#pragma unroll
+            for (int h = 0; h < R; h++)
+                x[h][i] = in[h] ? __ldg(a + (size_t)i * k + kk + h * step) : 0.0f;
+#pragma unroll
+        for (int h = 0; h < R; h++)
 #pragma unroll
             for (int i = 0; i < M; i++) {
                 acc[i][0] += x[h][i] * y[h].x;

@@ -75,8 +75,8 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
     double mn = (double)m * n, memory = 4.0 * ((double)m * k + (double)k * n + mn) / PLAN_COSTS.bytes_per_us;
     if (p->kernel == KERNEL_FEW) {   /* a few rows: each wave waits on its busiest SM's blocks (after the first) and their
-                                        threads' rounds of loads (rows of B in pairs), or on a whole wave's memory; then
-                                        the last block adds the parts' sums up, 8 at a time a thread (in L2) */
+                                        threads' rounds of loads (rows of B in pairs, plan.h), or on a whole wave's memory;
+                                        then the last block adds the parts' sums up, 8 at a time a thread (in L2) */
         double slots = (double)dev->sms * p->blocks_per_sm, r = PLAN_COSTS.few_round_us + m * PLAN_COSTS.few_row_us;
         double rows = ceil(ceil((double)k / p->parts) * p->lanes / FEW_THREADS);   /* of B, a thread */
         double per_sm = fmin(p->blocks_per_sm, cdiv(p->blocks, dev->sms)), groups = FEW_THREADS / (m * p->lanes);

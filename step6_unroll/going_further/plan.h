@@ -70,8 +70,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
  * that covers N (at most 32 and FEW_CELLS / M) down to 8 (rows of B read 128 bytes at a
  * time), and K whole or in parts, up to FEW_WAVES times the SMs' slots for blocks and a row
  * of B for each of a block's threads: both as the estimate says (plan.c). A thread reads
- * its rows of B in pairs, and the last block of a column adds up the parts' sums 8 at a
- * time. Or C of K = 1, an outer product, as one array (matrix_vector.cuh: FLAT_THREADS a
+ * its rows of B FEW_IN_FLIGHT at a time, and the last block of a column adds up the parts'
+ * sums 8 at a time. Or C of K = 1, an outer product, as one array (matrix_vector.cuh: FLAT_THREADS a
  * block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
@@ -86,6 +86,11 @@ enum { FLAT_THREADS = 256 };
  * memory: each warp's sums, a float4 for each of its M x lanes cells (FEW_CELLS at most) */
 #define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : (m) <= 8 ? 3 : 2)
 #define FEW_SMEM_BYTES ((size_t)FEW_THREADS / 32 * FEW_CELLS * 16)
+/* and the rows of B a thread has in flight: 4 at M = 1, where 40 registers hold them; 2 above. The
+ * estimate counts its rounds of loads in pairs at M = 1 too: its memory term cannot tell how few
+ * loads are in flight, and with rounds of 4 it took K whole in 128 blocks at 1 x 4096 x 4096
+ * (30.0 us, against 24.7 in 12 parts, on an H200). */
+#define FEW_IN_FLIGHT(m) ((m) == 1 ? 4 : 2)
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
