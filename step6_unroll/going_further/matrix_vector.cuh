@@ -258,7 +258,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     // written out before their FMAs (left to the compiler, at M = 8 the second row's load
     // waited behind the first row's FMAs). R = 2, for the registers (40 a thread at M = 2 held
     // four rows' loads only by spilling); at M = 1, 4 (plan.h, FEW_IN_FLIGHT): with K whole in
-    // 256 blocks, 1 x 8192 x 8192 took 89.5 us with two rows in flight, 76.4 with four (H200).
+    // 256 blocks, 1 x 8192 x 8192 took 88.9 us with two rows in flight, 81.7 with four (H200).
     // Eight ran slower (1 x 4096 x 4096: 35.0 us at best, against 24.7 with four).
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
     int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
