@@ -254,14 +254,15 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
-    // The thread's rows of B counted first, as sgemv_rows' trips: here R at a time, their loads
-    // written out before their FMAs (left to the compiler, at M = 8 the second row's load
-    // waited behind the first row's FMAs). R = 2, for the registers (40 a thread at M = 2 held
-    // four rows' loads only by spilling); at M = 1, 4 (plan.h, FEW_IN_FLIGHT): with K whole in
-    // 256 blocks, 1 x 8192 x 8192 took 88.9 us with two rows in flight, 81.7 with four (H200).
-    // Eight ran slower (1 x 4096 x 4096: 35.0 us at best, against 24.7 with four).
+    // The thread's rows of B, R at a time, their loads written out before their FMAs (left to
+    // the compiler, at M = 8 the second row's load waited behind the first row's FMAs). R = 2,
+    // for the registers (40 a thread at M = 2 held four rows' loads only by spilling); at M = 1,
+    // 4 (plan.h, FEW_IN_FLIGHT): with K whole in 256 blocks, 1 x 8192 x 8192 took 88.9 us with
+    // two rows in flight, 74.9 with four (H200). The loop steps through the rows themselves:
+    // counted in trips, at M = 1 the fourth row's load of A waited behind the first row's FMAs
+    // in the 40 registers (81.7 us). Eight ran slower (1 x 4096 x 4096: 35.0 us, against 24.7).
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
-    int trips = col < n && first < k1 ? (k1 - first + step - 1) / step : 0;
+    int end = col < n ? k1 : first;   // a thread past N has no rows
     auto row_of_b = [&](int kk) {   // B streamed: each float is read once
         const float *row = b + (size_t)kk * n + col;
         return VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
@@ -270,14 +271,13 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     };
     constexpr int R = FEW_IN_FLIGHT(M);
 #pragma unroll 1   // R rows a trip, no more (above)
-    for (int trip = 0; trip < trips; trip += R) {   // R rows of B in flight, then their FMAs
-        int kk = first + trip * step;
+    for (int kk = first; kk < end; kk += R * step) {   // R rows of B in flight, then their FMAs
         float4 y[R];
         float x[R][M];
         bool in[R];   // row h of the trip is one of the thread's (row 0 always is)
 #pragma unroll
         for (int h = 0; h < R; h++) {
-            in[h] = h == 0 || trip + h < trips;
+            in[h] = h == 0 || kk + h * step < end;
             y[h] = in[h] ? row_of_b(kk + h * step) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
 #pragma unroll
