@@ -261,13 +261,15 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     // two rows in flight, 74.9 with four (H200). The loop steps through the rows themselves:
     // counted in trips, at M = 1 the fourth row's load of A waited behind the first row's FMAs
     // in the 40 registers (81.7 us). Eight ran slower (1 x 4096 x 4096: 35.0 us, against 24.7).
+    // B's columns past N are not read: their loads, clamped to column N - 1, needed an address
+    // each, and at M = 1 spilled on sm_80.
     int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
     int end = col < n ? k1 : first;   // a thread past N has no rows
     auto row_of_b = [&](int kk) {   // B streamed: each float is read once
         const float *row = b + (size_t)kk * n + col;
         return VEC ? __ldcs(reinterpret_cast<const float4 *>(row))
-                   : make_float4(__ldcs(row), __ldcs(row + min(1, n - 1 - col)), __ldcs(row + min(2, n - 1 - col)),
-                                 __ldcs(row + min(3, n - 1 - col)));   // past N: column N - 1 again
+                   : make_float4(__ldcs(row), col + 1 < n ? __ldcs(row + 1) : 0.0f, col + 2 < n ? __ldcs(row + 2) : 0.0f,
+                                 col + 3 < n ? __ldcs(row + 3) : 0.0f);   // past N: 0, not read
     };
     constexpr int R = FEW_IN_FLIGHT(M);
 #pragma unroll 1   // R rows a trip, no more (above)
