@@ -82,8 +82,8 @@ $(BUILD)/nvcommon.stamp: FORCE
 # device.o knows the architecture the steps are built for, to refuse a GPU that cannot run it.
 $(BUILD)/common/device.o: $(BUILD)/nvflags.stamp
 $(BUILD)/common/device.o: CFLAGS += -DBUILT_SM=$(SM_NUMBER)
-$(BUILD)/common/report.o: $(BUILD)/commit.stamp
-$(BUILD)/common/report.o: CFLAGS += -DGIT_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/common/args.o: $(BUILD)/commit.stamp
+$(BUILD)/common/args.o: CFLAGS += -DGIT_COMMIT='"$(GIT_COMMIT)"'
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*.h) $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -1,7 +1,6 @@
 /* args.c - parse and validate the command line with getopt_long and strtol/strtof. */
 #define _GNU_SOURCE
 #include "args.h"
-#include "report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef GIT_COMMIT
+#define GIT_COMMIT "unknown"
+#endif
+
+const char *build_commit(void)
+{
+    return GIT_COMMIT[0] ? GIT_COMMIT : "unknown";
+}
 
 static int fail(char *err, size_t err_len, const char *fmt, ...)
 {

@@ -56,4 +56,8 @@ void print_help(FILE *out, const char *prog, const step_info *step);
  * range and the parts of a going-further track (track=core,warp-tiles,...). */
 void args_print_describe(const step_info *step);
 
+/* The commit the binary was built from (GIT_COMMIT at build time), or "unknown": in the
+ * --describe line, the report and the CSV row. */
+const char *build_commit(void);
+
 #endif

@@ -7,19 +7,10 @@
 #include "sensors.h"
 #include "stats.h"
 
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
-
 const char CSV_HEADER[] =
     "step,m,n,k,alpha,beta,stages,median_ms,min_ms,gflops,cublas_median_ms,cublas_gflops,"
     "ratio,err_over_bound,verdict,device,sm_count,cuda_runtime,cuda_driver,commit,date_utc,variant,"
     "sm_clock_mhz,power_w,temp_c,measurements,disturbed,kernel";
-
-const char *build_commit(void)
-{
-    return GIT_COMMIT[0] ? GIT_COMMIT : "unknown";
-}
 
 const char *verdict(const run_report *r)
 {

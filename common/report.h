@@ -50,7 +50,4 @@ void print_csv(FILE *out, const run_report *r);
 /* The block for people. */
 void print_report(FILE *out, const run_report *r);
 
-/* The commit the binary was built from (GIT_COMMIT at build time), or "unknown". */
-const char *build_commit(void);
-
 #endif
