@@ -714,17 +714,20 @@ def plan_costs_from(a, run, by_round=()):
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
     # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
     # 32 rows of B a thread (1 and 16 rounds of loads where rows go in pairs, 1 and 8 where 4 are in flight:
-    # few_in_flight), at each M; at M = 8, a wave of as many blocks as the SMs hold, at one round (each block
-    # after an SM's first), in the columns a block the plan gives M = 8 there (32 tried first; then those its
-    # kernel line names), and one block in 8 parts
-    rounds, one = [], {}
+    # few_in_flight), at each M the kernel takes (1 to 16): up to about 8, a block's latency hides its rows of A,
+    # beyond they show, and the line runs through all; at M = 8, a wave of as many blocks as the SMs hold, at one
+    # round (each block after an SM's first), in the columns a block the plan gives M = 8 there (32 tried first;
+    # then those its kernel line names), and one block in 8 parts
+    rounds, one, held = [], {}, {}
     in_flight = [int(w) for w in d.get("few_in_flight", "2").split(",")]
-    for rows_a in range(1, 9):
-        one[rows_a], per_sm, _ = run(rows_a, 4, 2 * 256, "few-rows")   # per_sm: at M = 8, last
-        trips = 32 // in_flight[min(rows_a, len(in_flight)) - 1] - 1
+    rows = range(1, len(in_flight) + 1)
+    for rows_a in rows:
+        one[rows_a], held[rows_a], _ = run(rows_a, 4, 2 * 256, "few-rows")   # held: blocks an SM at this M
+        trips = 32 // in_flight[rows_a - 1] - 1
         rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / trips)
-    few_row_us = max(0.0, statistics.linear_regression(range(1, 9), rounds).slope)   # a round: the line through them
-    few_round_us = statistics.fmean(rounds) - 4.5 * few_row_us
+    few_row_us = max(0.0, statistics.linear_regression(rows, rounds).slope)   # a round: the line through them
+    few_round_us = statistics.fmean(rounds) - statistics.fmean(rows) * few_row_us
+    per_sm = held[8]
     wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")
     named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
     cols = int(named.group(1)) if named else 32

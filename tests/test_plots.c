@@ -548,7 +548,8 @@ Test(plan_costs, new_costs_recompile_the_plan_not_the_kernels)
  * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us, 10% more with B in 4-byte pieces
  * (N % 4 != 0; the launch's 1 x 1 x 1 too: 4.55 us; K = 1's, 3.5 us); K in parts adds 1.5 us.
  * A few rows: 4.5 us, 0.4 + 0.05 M us a round of loads (4 rows of B a thread at M = 1, 2 above,
- * as its --describe says: counted by twos, M = 1 would read 0.21 us), 0.5 us for a
+ * as its --describe says: counted by twos, M = 1 would read 0.21 us), timed at each M its
+ * --describe names (1 to 16, where a real block's rows of A show beyond about 8), 0.5 us for a
  * second block on an SM (read as 0.45 against that launch), 0.9 us to hand parts over; a block
  * of 128 cells, M x columns / 4, as step 6's (64 columns at M = 8, where 32 are tried first). A few
  * columns: 16 rows a block, K in chunks of 256, 3 us and 0.6 us a chunk times the blocks an SM
@@ -604,6 +605,7 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "grep -q 'alone: launch 4.55 to 9.55, without tiles 3.50 to 8.50, parts. sum 1.50, cluster' && "
                       "grep -q '{{0.5000, 1.0000}, 0.000, 1.100},   /\\* 128x128 \\*/' \"$D/plan_costs.h\" && "
                       "grep -q '^    0.450, 0.4000, 0.0500, 0.900,$' \"$D/plan_costs.h\" && "
+                      "grep -q '^  16 x 4 x 8192 --plan few-rows: ' \"$D/log\" && ! grep -q '^  17 x 4 x ' \"$D/log\" && "
                       "grep -q '^    {0.6000, 1.2000},$' \"$D/plan_costs.h\" && "
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
                       "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");

@@ -153,7 +153,7 @@ typedef struct {
     double few_block_us;   /* a few rows: each block on an SM after the first, */
     double few_round_us;   /* a round of a block's loads (two rows of B and their M floats of A, or 8 parts'
                               sums), */
-    double few_row_us;     /* and its more for each row of A (the line through M = 1 ... 8), */
+    double few_row_us;     /* and its more for each row of A (the line through M = 1 ... 16), */
     double few_sum_us;     /* and, K in parts, handing a part's sums over (a slot, a fence, a count) */
     double col_chunk_us[2];   /* a few columns: a chunk of K of each of b blocks on one SM, b = 1, 2 */
     tile_costs tile[TILE_SHAPES];
