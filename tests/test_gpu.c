@@ -483,7 +483,7 @@ static int same_choice(const step6_plan *a, const step6_plan *b)
 }
 
 static const int MS[] = {1, 7, 65, 129, 200, 500, 1000, 1100, 1500, 1600, 2047, 4097};
-static const int NS[] = {18, 20, 60, 62, 130, 132, 250, 252, 998, 1000, 1498, 1500, 2498, 2500, 4098, 4100};
+static const int NS[] = {18, 20, 60, 61, 130, 132, 251, 252, 998, 1000, 1499, 1500, 2498, 2500, 4099, 4100};
 static const int KS[] = {33, 201, 300, 601, 1001, 4099};
 enum { N_GRID = (int)(sizeof MS / sizeof MS[0] * sizeof NS / sizeof NS[0] * sizeof KS / sizeof KS[0]) };
 /* Shape i of the grid, K slowest, then M, then N. */
@@ -495,7 +495,7 @@ static void grid_shape(int i, int *m, int *n, int *k)
     *k = KS[i / nn / nm];
 }
 
-/* The first shape of a grid (odd sizes, N a multiple of 4 and not, K not a multiple of the
+/* The first shape of a grid (odd sizes, N a multiple of 4, even and odd, K not a multiple of the
  * k-tile), then of six columns of C (N = 1, K a multiple of 4 and not; 256, 32, 128, 4 and 1
  * threads a row, the last block's rows cut short) and two of K = 1 (C of whole float4s, and
  * with the last float4 cut short) and two of a few columns (N of 13 and 6, K a multiple of 4
@@ -524,9 +524,9 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
     return count;
 }
 
-/* Every kernel the plan may launch, by name (--plan), with B (rows: A) read in 16-byte pieces
- * and in 4-byte ones: the first shape of the grid, then of the columns, where the whole
- * track has it as a candidate. */
+/* Every kernel the plan may launch, by name (--plan), with B (rows: A) read in 16-byte pieces,
+ * 8-byte ones (tiles only: N even) and 4-byte ones: the first shape of the grid, then of the
+ * columns, where the whole track has it as a candidate. */
 static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
 {
     static const char *const NAMES[] = {"128x128", "64x128", "64x64", "64x128/split2", "64x128/split4",
@@ -536,7 +536,7 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                                         "few-rows/parts2", "rows", "few-cols", "flat"};
     int count = 0;
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
-        for (int vec = 0; vec <= 1; vec++) {
+        for (int vec = 4; vec <= 16; vec *= 2) {
             int found = 0;
             for (int g = 0; g < N_GRID + N_COLUMNS && !found; g++) {
                 int m, n, k;
@@ -551,9 +551,10 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                     found = 1;
                 }
             }
-            cr_expect(found || (strstr(NAMES[i], "split") && !dev->clusters),
+            cr_expect(found || (strstr(NAMES[i], "split") && !dev->clusters) ||
+                          (vec == 8 && !strchr(NAMES[i], 'x')),   /* 8-byte copies: tiles only */
                       "no test shape has %s as a candidate with %d-byte copies on this GPU (%d SMs)", NAMES[i],
-                      vec ? 16 : 4, dev->sms);
+                      vec, dev->sms);
         }
     return count;
 }

@@ -83,7 +83,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert(n == 1 && track >= TRACK_STREAM_K && l >= 1 && l <= ROW_THREADS && (l & (l - 1)) == 0 &&
                       (l == ROW_THREADS || 4 * l >= k) && (l == 1 || 2 * l < k) && p->tiles == m &&
                       p->blocks == cdiv(m, ROW_THREADS / l) && p->split == 1 && p->parts == 1 && p->runs == 0 &&
-                      p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 == 0),
+                      p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 ? 4 : 16),
                   "%s: %d threads a row", where, l);
         cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * ROW_THREADS <= dev.threads_sm &&
                       p->blocks_per_sm <= dev.blocks_sm, "%s: %d blocks an SM", where, p->blocks_per_sm);
@@ -92,7 +92,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
     if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks of COL_DEPTH */
         cr_assert(n > 1 && n <= COL_MAX_N && track >= TRACK_STREAM_K && p->tiles == cdiv(m, COL_ROWS) &&
                       p->blocks == p->tiles && p->k_tiles == cdiv(k, COL_DEPTH) && p->split == 1 && p->parts == 1 &&
-                      p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 == 0),
+                      p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 ? 4 : 16),
                   "%s: a few columns, %lld blocks", where, p->blocks);
         cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * COL_THREADS <= dev.threads_sm &&
                       p->blocks_per_sm * COL_SMEM_BYTES(cdiv(n, 4) * 4) <= (size_t)dev.smem_sm &&
@@ -109,7 +109,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       m * l <= FEW_CELLS && (l == 1 || 2 * l < n) && (l >= 8 || l == widest) &&
                       p->tiles == cdiv(cdiv(n, 4), l) &&
                       p->blocks == p->tiles * p->parts && p->split == 1 && p->runs == 0 && p->smem_bytes == 0 &&
-                      p->vec == (n % 4 == 0),
+                      p->vec == (n % 4 ? 4 : 16),
                   "%s: a few rows, %d lanes", where, l);
         cr_assert(p->parts >= 1 && (p->parts == 1 || (p->parts <= MAX_PARTS &&
                                                         (long long)p->parts * FEW_THREADS <= (long long)k * l &&
@@ -133,6 +133,8 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         return;
     }
     cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
+    /* B's copies: 16 bytes where N % 4 == 0, 8 where N is even, else 4 */
+    cr_assert_eq(p->vec, n % 4 == 0 ? 16 : n % 2 == 0 ? 8 : 4, "%s: %d-byte copies of B", where, p->vec);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
     if (p->runs == 0)
@@ -506,7 +508,7 @@ Test(plan, a_grid_short_of_a_wave_saves_its_share_of_the_fixed_cost)
         const tile_costs *c = &PLAN_COSTS.tile[grid[i].tile];
         double m = grid[i].m, n = grid[i].n, memory = 4.0 * (m * 1024 + 1024 * n + m * n) / PLAN_COSTS.bytes_per_us;
         double work = c->block_us - 0.75 * start + p.k_tiles * c->k_tile_us[0];
-        cr_assert(p.found && p.blocks == 33 && p.vec, "%s", grid[i].name);
+        cr_assert(p.found && p.blocks == 33 && p.vec == 16, "%s", grid[i].name);
         cr_expect_float_eq(p.est_us, PLAN_COSTS.launch_us + fmax(work, memory), 1e-9, "%s: est. %.3f us", grid[i].name,
                            p.est_us);
     }
@@ -610,7 +612,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 {
     const plan_device *h = hopper();
     step6_plan p = step6_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
-    cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts > 1 && p.blocks == p.parts && !p.vec,
+    cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts > 1 && p.blocks == p.parts && p.vec == 4,
               "2x18x11999: kernel %d, %d lanes, %lld tiles, %d parts", p.kernel, p.lanes, p.tiles, p.parts);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 2, 18, 11999, h), 1e-9, "est. %.3f us", p.est_us);
     cr_expect_geq(p.workspace_bytes, (size_t)p.parts * 2 * 8 * 16 + sizeof(int), "a slot of 2 x 8 float4s a part, a count");
@@ -657,7 +659,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 {
     const plan_device *h = hopper();
     step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
-    cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec, "4096x1x16384: kernel %d",
+    cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec == 16, "4096x1x16384: kernel %d",
               p.kernel);
     double want = PLAN_COSTS.bare_launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
@@ -665,7 +667,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     step6_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
     p = step6_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
-    cr_expect(p.found && p.kernel == KERNEL_ROWS && !p.vec, "4097x1x4099: A in 4-byte pieces");
+    cr_expect(p.found && p.kernel == KERNEL_ROWS && p.vec == 4, "4097x1x4099: A in 4-byte pieces");
     /* a short row: a warp a row at 1631 x 1 x 75 (19 float4s), 8 rows a block; a thread a row at K = 1 */
     static const int shorts[][4] = {{1631, 75, 32, 204}, {4096, 512, 128, 2048}, {5371, 10, 4, 84}, {6295, 1, 1, 25}};
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
@@ -756,7 +758,8 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper(), "64x128/split4");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
-                           "the stage loop rolled, B copied and C stored in 4-byte pieces, at least 4 blocks an SM (registers)");
+                           "the stage loop rolled, B copied in 8-byte and C stored in 4-byte pieces, at least 4 blocks an SM "
+                           "(registers)");
     p = step6_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper(), "64x128");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "

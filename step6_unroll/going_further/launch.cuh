@@ -16,47 +16,47 @@ static cudaError_t query_device(plan_device *dev)
     cudaError_t err;
     if (!harness_gpu_limits(dev, &err))
         return err == cudaSuccess ? cudaErrorInvalidValue : err;
-    err = cudaFuncGetAttributes(&attr, sgemm_warp_tiles<warp_mid, 2, true, k_split<2>, true>);
+    err = cudaFuncGetAttributes(&attr, sgemm_warp_tiles<warp_mid, 2, true, k_split<2>, 4>);
     dev->clusters = err == cudaSuccess && dev->clusters && attr.ptxVersion >= 90;
     return err;
 }
 
 // A kernel for each split the plan may choose: 1, 2, 4 and up to MAX (64 x 128 tiles are
 // never split in 8: plan.c).
-template <typename CFG, int K_PIPE_MAX, bool UNROLLED, bool VEC, int MAX>
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, int PIECE, int MAX>
 static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     switch (p.split) {
-    case 1: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
-    case 2: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<2>, VEC>(g, p, stream);
-    case 4: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<4>, VEC>(g, p, stream);
+    case 1: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
+    case 2: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<2>, PIECE>(g, p, stream);
+    case 4: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<4>, PIECE>(g, p, stream);
     case 8:
         if constexpr (MAX == 8)
-            return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<8>, VEC>(g, p, stream);
+            return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_split<8>, PIECE>(g, p, stream);
         [[fallthrough]];
     default: return cudaErrorInvalidValue;
     }
 }
 
-template <int K_PIPE_MAX, bool UNROLLED, bool VEC>
+template <int K_PIPE_MAX, bool UNROLLED, int PIECE>
 static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     if (p.parts > 1) {   // K in parts (stream_k.cuh)
         constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
         switch (p.tile) {
-        case TILE_LARGE: return launch_k_parts<warp_large, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
-        case TILE_MID: return launch_k_parts<warp_mid, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
-        case TILE_SMALL: return launch_k_parts<warp_small, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+        case TILE_LARGE: return launch_k_parts<warp_large, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
+        case TILE_MID: return launch_k_parts<warp_mid, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
+        case TILE_SMALL: return launch_k_parts<warp_small, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
         case TILE_WIDE:   // in the lean loop only (plan.c)
             if constexpr (UNROLLED)
-                return launch_k_parts<wide, K_PIPE_MAX, LOOP_LEAN, VEC>(g, p, stream);
+                return launch_k_parts<wide, K_PIPE_MAX, LOOP_LEAN, PIECE>(g, p, stream);
             return cudaErrorInvalidValue;
         default:   // the skinny shapes' tiles: a ring of stages, unrolled (plan.c)
             if constexpr (UNROLLED && K_PIPE_MAX > 1)
                 switch (p.tile) {
-                case TILE_TALL: return launch_k_parts<warp_tall, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
-                case TILE_SHORT: return launch_k_parts<warp_short, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
-                case TILE_NARROW: return launch_k_parts<warp_narrow, K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+                case TILE_TALL: return launch_k_parts<warp_tall, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
+                case TILE_SHORT: return launch_k_parts<warp_short, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
+                case TILE_NARROW: return launch_k_parts<warp_narrow, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
                 default: break;
                 }
             return cudaErrorInvalidValue;
@@ -65,21 +65,30 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
     switch (p.kernel) {
     case KERNEL_WARP:
         if (p.tile == TILE_LARGE)
-            return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+            return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
         if (p.tile == TILE_MID)
-            return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, VEC, 4>(g, p, stream);
+            return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, PIECE, 4>(g, p, stream);
         if constexpr (UNROLLED && K_PIPE_MAX > 1) {   // the narrow and tall tiles: a ring of stages, unrolled (plan.c)
             if (p.tile == TILE_NARROW)
-                return launch_warp_tiles<warp_narrow, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+                return launch_warp_tiles<warp_narrow, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
             if (p.tile == TILE_TALL)
-                return launch_warp_tiles<warp_tall, K_PIPE_MAX, UNROLLED, k_whole, VEC>(g, p, stream);
+                return launch_warp_tiles<warp_tall, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
         }
-        return launch_split<warp_small, K_PIPE_MAX, UNROLLED, VEC, 8>(g, p, stream);
+        return launch_split<warp_small, K_PIPE_MAX, UNROLLED, PIECE, 8>(g, p, stream);
     default:   // KERNEL_WIDE: the lean loop, or (--unroll yes) the unrolled pipeline
         if (p.loop == LOOP_LEAN)
-            return launch_stream_k<K_PIPE_MAX, LOOP_LEAN, VEC>(g, p, stream);
-        return launch_stream_k<K_PIPE_MAX, LOOP_UNROLLED, VEC>(g, p, stream);
+            return launch_stream_k<K_PIPE_MAX, LOOP_LEAN, PIECE>(g, p, stream);
+        return launch_stream_k<K_PIPE_MAX, LOOP_UNROLLED, PIECE>(g, p, stream);
     }
+}
+
+// B copied in 16-, 8- or 4-byte pieces (p.vec bytes): each a kernel of its own.
+template <int K_PIPE_MAX, bool UNROLLED>
+static cudaError_t launch_pieces(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    return p.vec == 16 ? launch_planned<K_PIPE_MAX, UNROLLED, 4>(g, p, stream)
+           : p.vec == 8 ? launch_planned<K_PIPE_MAX, UNROLLED, 2>(g, p, stream)
+                        : launch_planned<K_PIPE_MAX, UNROLLED, 1>(g, p, stream);
 }
 
 // Each stage count --stages may ask for is a kernel template of its own. One stage has
@@ -89,10 +98,8 @@ static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaSt
 {
     if constexpr (K_PIPE_MAX > 1)
         if (p.loop == LOOP_ROLLED)
-            return p.vec ? launch_planned<K_PIPE_MAX, false, true>(g, p, stream)
-                         : launch_planned<K_PIPE_MAX, false, false>(g, p, stream);
-    return p.vec ? launch_planned<K_PIPE_MAX, true, true>(g, p, stream)
-                 : launch_planned<K_PIPE_MAX, true, false>(g, p, stream);
+            return launch_pieces<K_PIPE_MAX, false>(g, p, stream);
+    return launch_pieces<K_PIPE_MAX, true>(g, p, stream);
 }
 
 // The plan: the candidate of least estimated time, or the one --plan names (none: an error).

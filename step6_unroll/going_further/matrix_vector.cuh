@@ -363,7 +363,7 @@ static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cuda
     if (err != cudaSuccess)
         return err;
     int *arrived = p.parts > 1 ? (int *)(slots + p.blocks * M * p.lanes) : NULL;
-    auto kernel = p.vec ? sgemm_few_rows<M, true> : sgemm_few_rows<M, false>;
+    auto kernel = p.vec == 16 ? sgemm_few_rows<M, true> : sgemm_few_rows<M, false>;
     return launch_kernel(kernel, p.blocks, FEW_THREADS, 0, stream, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c,
                          p.lanes, p.parts, slots, arrived);
 }

@@ -33,13 +33,13 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel == KERNEL_ROWS) {   /* lanes threads a row of A, a float4 each, up to the block; A in float4s */
         for (p->lanes = 1; p->lanes < ROW_THREADS && 4 * p->lanes < k; p->lanes *= 2) {}
-        p->tiles = m, p->blocks = cdiv(m, ROW_THREADS / p->lanes), p->vec = k % 4 == 0;
+        p->tiles = m, p->blocks = cdiv(m, ROW_THREADS / p->lanes), p->vec = k % 4 ? 4 : 16;
         p->blocks_per_sm = blocks_per_sm(ROW_THREADS, ROW_MIN_BLOCKS, 0, dev, &p->limit);
     } else if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks; A in float4s */
-        p->tiles = p->blocks = cdiv(m, COL_ROWS), p->k_tiles = cdiv(k, COL_DEPTH), p->vec = k % 4 == 0;
+        p->tiles = p->blocks = cdiv(m, COL_ROWS), p->k_tiles = cdiv(k, COL_DEPTH), p->vec = k % 4 ? 4 : 16;
         p->blocks_per_sm = blocks_per_sm(COL_THREADS, COL_MIN_BLOCKS, COL_SMEM_BYTES(cdiv(n, 4) * 4), dev, &p->limit);
     } else if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
-        p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts;
+        p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts, p->vec = n % 4 ? 4 : 16;
         p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES, dev, &p->limit);
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
     } else if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
@@ -93,7 +93,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double per_sm = (double)cdiv(p->blocks, dev->sms), rounds = ceil(per_sm / p->blocks_per_sm);
     per_sm = rounds > 1 ? per_sm : fmin((double)cdiv(p->blocks + SPREAD * (p->split > 1), dev->sms), p->blocks_per_sm);
     int at_once = (int)fmin(fmin(per_sm, p->blocks_per_sm), s->min_blocks);
-    double depth = (double)p->k_tiles / (p->split * p->parts) * (p->vec ? 1.0 : c->scalar_b);   /* B in floats */
+    double depth = (double)p->k_tiles / (p->split * p->parts) * (p->vec == 16 ? 1.0 : c->scalar_b);   /* B in floats */
     double wave = fmin(1.0, (double)p->blocks / dev->sms), start = PLAN_COSTS.tile[TILE_SMALL].block_us;
     double t = c->block_us - (1 - wave) * start + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
                                                         per_sm * depth * c->k_tile_us[at_once - 1] / at_once);
@@ -207,8 +207,8 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name)
 {
-    step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages, .vec = n % 4 == 0,
-                    .split = 1, .parts = 1};
+    step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages,
+                    .vec = n % 4 == 0 ? 16 : n % 2 == 0 ? 8 : 4, .split = 1, .parts = 1};
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages): the fewest any tile holds. */
     for (int t = 0; t < TILE_SHAPES; t++)
         p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));
@@ -248,18 +248,18 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
         return p->kernel == KERNEL_FLAT ? snprintf(buf, len, "a float4 of C a thread, C as one array%s", why)
                : p->kernel == KERNEL_COLS ? snprintf(buf, len, "a block of %d threads %d rows of A (C of a few columns), "
                                                    "K in chunks of %d, A read in %d-byte pieces, %s%s", COL_THREADS,
-                                                   COL_ROWS, COL_DEPTH, p->vec ? 16 : 4, blocks, why)
+                                                   COL_ROWS, COL_DEPTH, p->vec, blocks, why)
                : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
-                                                   "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec ? 16 : 4, why)
+                                                   "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
-                          "pieces, %s%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec ? 16 : 4, blocks, why);
+                          "pieces, %s%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec, blocks, why);
     snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"
              : p->loop == LOOP_ROLLED ? "the stage loop rolled" : "the stage loop unrolled");
     if (p->stages == 1)
         snprintf(loop, sizeof loop, "one stage");
     if (p->stages != p->stages_asked)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop), " (%d stages do not fit in a block)", p->stages_asked);
-    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread in warps of %dx%d, %s, %s, B copied and C stored in "
-                    "%d-byte pieces, %s%s", t->bm, t->bn, t->tm, t->tn, t->wm, t->wn, k_share, loop, p->vec ? 16 : 4,
-                    blocks, why);
+    return snprintf(buf, len, "%dx%d tiles of %dx%d a thread in warps of %dx%d, %s, %s, B copied %s%d-byte pieces, %s%s",
+                    t->bm, t->bn, t->tm, t->tn, t->wm, t->wn, k_share, loop, p->vec == 8 ? "in 8-byte and C stored in "
+                    : "and C stored in ", p->vec == 8 ? 4 : p->vec, blocks, why);
 }

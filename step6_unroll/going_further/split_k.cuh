@@ -123,11 +123,11 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
 template <int SPLIT_>
 struct k_split {
     static constexpr int SPLIT = SPLIT_;
-    template <typename CFG, bool VEC>
+    template <typename CFG, int PIECE>
     __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off, int m, int n,
                                   float alpha, float beta, float *c, int tile_row, int tile_col)
     {
-        reduce_split<CFG, SPLIT, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+        reduce_split<CFG, SPLIT, PIECE == 4>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     }
     // SPLIT blocks a tile, launched as one cluster. The "load balancing" placement fits
     // more clusters at once than the default "spread" (Nsight Compute: 66 clusters of 4

@@ -86,7 +86,7 @@ struct tail_piece {
     int2 origin;           // the tile's first row and column of C
 };
 
-template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
 sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
                 tail_schedule work, float *slots, int *arrived)
@@ -108,12 +108,12 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
         }
         __syncthreads();
         int k0 = piece.first == 0 ? 0 : k_first + (piece.first - 1) * BK;   // k-tile 0 is the partial one
-        wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
+        wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(
             smem, a, b, m, n, k, piece.origin, k0, piece.count, piece.first == 0 ? k_first : BK,
             [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
                 int t = piece.t, r0 = piece.r0, r1 = piece.r1;
                 if (r0 == r1 || add_up_if_last<CFG>(acc, slots, run + t, r0 + t, r1 - r0 + 1, arrived, t))
-                    store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x,
+                    store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, c, piece.origin.x,
                                               piece.origin.y);
             });
     }
@@ -122,17 +122,17 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
 // The whole waves of wide tiles, one block a tile; then the runs. The workspace (from the
 // harness, allocated once, outside the timed launches) holds a slot for each piece of a
 // cut tile and a count for each left-over tile.
-template <int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, VEC>(g, p, stream);
+    cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
     if (err != cudaSuccess || p.runs == 0)
         return err;
     float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
     if (err != cudaSuccess)
         return err;
     tail_schedule work = {(int)p.blocks, p.runs, (p.tiles - p.blocks) * p.k_tiles};
-    return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, VEC>, p.runs, wide::THREADS, p.smem_bytes, stream,
+    return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, PIECE>, p.runs, wide::THREADS, p.smem_bytes, stream,
                          g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
                          (int *)(slots + p.slots_bytes / sizeof(float)));
 }
@@ -149,7 +149,7 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
 // and 0: written in as constants, they changed the epilogue, the compiler numbered the
 // main loop's registers otherwise, and 2% to 4% of its FFMAs read all three operands
 // from one register bank (README, "K in parts").
-template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int parts)
 {
@@ -169,11 +169,11 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     if (threadIdx.x == 0)
         origin = tile_origin<CFG>(tile, m, n);
     __syncthreads();
-    wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(
+    wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(
         smem, a, b, m, n, k, origin, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
             float *slice = c + (size_t)(blockIdx.x % parts) * m * n;
-            store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
+            store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
         });
 }
 
@@ -234,13 +234,13 @@ static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TIL
 
 // The parts, then their sum. The workspace (the harness's, allocated once, outside the
 // timed launches) holds `parts` slices of M x N.
-template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     cudaError_t err;
     float *sums = (float *)harness_workspace(p.workspace_bytes, &err);
     if (err == cudaSuccess)
-        err = launch_kernel(sgemm_k_part<CFG, K_PIPE_MAX, LOOP, VEC>, p.blocks, CFG::THREADS, p.smem_bytes, stream,
+        err = launch_kernel(sgemm_k_part<CFG, K_PIPE_MAX, LOOP, PIECE>, p.blocks, CFG::THREADS, p.smem_bytes, stream,
                             g->m, g->n, g->k, 1.0f, g->a, g->b, 0.0f, sums, p.parts);
     if (err != cudaSuccess)
         return err;
@@ -249,13 +249,13 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
         lanes *= 2;
     long long threads = (long long)g->m * ((g->n + 3) / 4) * lanes;
     if (!p.early)
-        return launch_kernel(add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
+        return launch_kernel(add_up_parts<PIECE == 4>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
                              p.parts, lanes, g->beta, g->c);
     // Launched early (programmatic dependent launch): its blocks start as the parts' blocks have all begun, and
     // wait at cudaGridDependencySynchronize for their end, so its launch overlaps their work.
     cudaLaunchAttribute early[1];
     early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     early[0].val.programmaticStreamSerializationAllowed = 1;
-    return launch_kernel_with(early, add_up_parts<VEC>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha,
+    return launch_kernel_with(early, add_up_parts<PIECE == 4>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha,
                               (const float *)sums, p.parts, lanes, g->beta, g->c);
 }

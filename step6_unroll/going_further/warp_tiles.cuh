@@ -10,7 +10,7 @@
 //   - k-tiles 8 deep, and the copies of a whole k-tile check nothing: the partial
 //     k-tile is copied first, and the row and column checks, the same for every k-tile
 //     of a tile, are worked out once (whole_copies);
-//   - where N % 4 != 0, a warp's 4-byte copies of B take consecutive floats of a row
+//   - where N % 4 != 0, a warp's 4- or 8-byte copies of B take consecutive floats of a row
 //     (track_copy_plan: README, "Rows that are not 16-byte aligned").
 // The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
 //   ./step6 1024 --track warp-tiles
@@ -86,25 +86,33 @@ static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TIL
                   is_warp_tile<warp_small>(TILE_SMALL),
               "plan.h's TRACK_TILES");
 
-// Rows of B that are not 16-byte aligned (N % 4 != 0) are copied 4 bytes at a time. Step 6
-// has a thread copy its float4's four floats in turn, so one copy of a warp writes floats 4
-// apart: 8 banks of shared memory for 32 floats, four wavefronts where one would do. Here
-// a warp's copy takes 32 consecutive floats of a row instead: its lanes start on consecutive
-// columns, and copy j lies b_row_of<CFG>(j) rows and b_col_of<CFG>(j) columns further on.
+// Rows of B that are not 16-byte aligned (N % 4 != 0) are copied 4 bytes at a time, or 8
+// where N is even (PIECE, floats a copy: 1 or 2; 4 is a float4). Step 6 has a thread copy
+// its float4's four floats in turn, so one copy of a warp writes floats 4 apart: 8 banks of
+// shared memory for 32 floats, four wavefronts where one would do. Here a warp's copy takes
+// 32 x PIECE consecutive floats instead: its lanes start PIECE columns apart, and copy j
+// lies b_row_of<CFG, PIECE>(j) rows and b_col_of<CFG, PIECE>(j) columns further on.
 // (README, "Rows that are not 16-byte aligned".)
-template <typename CFG>
-__device__ constexpr int b_row_of(int j) { return j * 32 / CFG::BN; }
-template <typename CFG>
-__device__ constexpr int b_col_of(int j) { return j * 32 % CFG::BN; }
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
+__device__ constexpr int b_row_of(int j) { return j * 32 * PIECE / CFG::BN; }
+template <typename CFG, int PIECE>
+__device__ constexpr int b_col_of(int j) { return j * 32 * PIECE % CFG::BN; }
+template <int PIECE>   // 4 or 8 bytes, or none (size 0: zeros)
+__device__ __forceinline__ void cp_async_piece(float *dst, const float *src, int src_bytes)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(4 * PIECE), "r"(src_bytes)
+                 : "memory");
+}
+template <typename CFG, int PIECE>
 __device__ __forceinline__ copy_plan<CFG> track_copy_plan(const float *a, const float *b, int m, int n, int k,
                                                          int tile_row, int tile_col)
 {
     static_assert(CFG::BN % 32 == 0, "a warp's copy of B takes 32 floats of one row");
     copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
-    if (!VEC) {   // the warp's first row and column of B's pass, and this lane's column
-        int first = threadIdx.x / 32 * 32, c_was = plan.b_dst - plan.b_row * CFG::BN;
-        int row = first / (CFG::BN / 4), c = first % (CFG::BN / 4) * 4 + threadIdx.x % 32;
+    if (PIECE < 4) {   // the warp's first row and column of B's pass, and this lane's row and column
+        int first = threadIdx.x / 32 * 32, c_was = plan.b_dst - plan.b_row * CFG::BN, lane = threadIdx.x % 32 * PIECE;
+        int row = first / (CFG::BN / 4) + lane / CFG::BN, c = first % (CFG::BN / 4) * 4 + lane % CFG::BN;
         plan.b_src += (ptrdiff_t)(row - plan.b_row) * n + (c - c_was);
         plan.b_cols += c_was - c;
         plan.b_row = row, plan.b_dst = row * CFG::BN + c;
@@ -114,13 +122,13 @@ __device__ __forceinline__ copy_plan<CFG> track_copy_plan(const float *a, const 
 
 // A k-tile with a K check (the partial one, and the wide tiles' first ones): step 6's copies,
 // or where N % 4 != 0, A's as step 6 copies it and B's along the lanes.
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
 __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, const copy_plan<CFG> &plan, int n,
                                              int k)
 {
     using P = copy_plan<CFG>;
-    if constexpr (VEC) {
-        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, 0);
+    if constexpr (PIECE == 4) {
+        load_tile<CFG, true>(a_stage, b_stage, plan, n, k, 0);
     } else {
 #pragma unroll
         for (int kp = 0; kp < P::A_K_PASSES; kp++)
@@ -132,11 +140,14 @@ __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, con
 #pragma unroll
         for (int i = 0; i < P::B_PASSES; i++)
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                int r = i * P::B_ROWS_PER_PASS + b_row_of<CFG>(j);
-                cp_async_4(&b_stage[plan.b_dst + r * CFG::BN + b_col_of<CFG>(j)],
-                           plan.b_src + (size_t)r * n + b_col_of<CFG>(j),
-                           plan.b_row + r < k && b_col_of<CFG>(j) < plan.b_cols ? 4 : 0);
+            for (int j = 0; j < 4 / PIECE; j++) {
+                // K's rows left, anew at each copy (the empty asm, as in load_whole_part): worked out
+                // once, it spilled 4 bytes in the one-stage 64 x 128 kernels of 8-byte copies on sm_120.
+                int left = k - plan.b_row;
+                asm volatile("" : "+r"(left));
+                int r = i * P::B_ROWS_PER_PASS + b_row_of<CFG, PIECE>(j), col = b_col_of<CFG, PIECE>(j);
+                cp_async_piece<PIECE>(&b_stage[plan.b_dst + r * CFG::BN + col], plan.b_src + (size_t)r * n + col,
+                                      r < left && col < plan.b_cols ? 4 * PIECE : 0);
             }
     }
 }
@@ -144,7 +155,7 @@ __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, con
 // The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
 // columns, and those checks are the same for every k-tile of a tile: worked out once per
 // tile, as the source size of each copy, instead of in the loop.
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
 struct whole_copies {
     using P = copy_plan<CFG>;
     // A size for each of A's row passes, where they are 4 or fewer. The 128 x 64 and
@@ -153,8 +164,8 @@ struct whole_copies {
     // warps spilled on sm_80, sm_100 and sm_120).
     static constexpr bool A_SIZES = P::A_ROW_PASSES <= 4;
     int a_bytes[A_SIZES ? P::A_ROW_PASSES : 1];   // 4 for a row inside A, 0 outside
-    int b_bytes;                    // for B's 16-byte piece (VEC); without VEC each float
-                                    // is checked at its copy (four more registers spill)
+    int b_bytes;                    // for B's 16-byte piece (PIECE 4); smaller pieces are
+                                    // each checked at the copy (four more registers spill)
     __device__ explicit whole_copies(const P &plan)
     {
 #pragma unroll
@@ -168,16 +179,16 @@ struct whole_copies {
 // passes, then B's. Part q of them, with the sizes worked out once (no check).
 template <typename CFG>
 constexpr int copy_parts = copy_plan<CFG>::A_K_PASSES * copy_plan<CFG>::A_ROW_PASSES + copy_plan<CFG>::B_PASSES;
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
 __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, const copy_plan<CFG> &plan,
-                                                const whole_copies<CFG, VEC> &size, int n, int q)
+                                                const whole_copies<CFG, PIECE> &size, int n, int q)
 {
     using P = copy_plan<CFG>;
     constexpr int A_PARTS = P::A_K_PASSES * P::A_ROW_PASSES;
     if (q < A_PARTS) {
         int kp = q / P::A_ROW_PASSES, rp = q % P::A_ROW_PASSES;
         int bytes;
-        if constexpr (whole_copies<CFG, VEC>::A_SIZES) {
+        if constexpr (whole_copies<CFG, PIECE>::A_SIZES) {
             bytes = size.a_bytes[rp];
         } else {   // the check at the copy (the empty asm: as for B's columns below)
             int rows = plan.a_rows;
@@ -190,7 +201,7 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
         int i = q - A_PARTS;
         const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
         float *dst = &b_stage[plan.b_dst + i * P::B_ROWS_PER_PASS * CFG::BN];
-        if (VEC) {
+        if (PIECE == 4) {
             cp_async_16(dst, src, size.b_bytes);
         } else {
             // Along the lanes (track_copy_plan). Each column check is made here, at the
@@ -201,9 +212,10 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
             int cols = plan.b_cols;
             asm volatile("" : "+r"(cols));
 #pragma unroll
-            for (int j = 0; j < 4; j++)
-                cp_async_4(dst + b_row_of<CFG>(j) * CFG::BN + b_col_of<CFG>(j),
-                           src + (size_t)b_row_of<CFG>(j) * n + b_col_of<CFG>(j), b_col_of<CFG>(j) < cols ? 4 : 0);
+            for (int j = 0; j < 4 / PIECE; j++) {
+                int R = b_row_of<CFG, PIECE>(j), C = b_col_of<CFG, PIECE>(j);
+                cp_async_piece<PIECE>(dst + R * CFG::BN + C, src + (size_t)R * n + C, C < cols ? 4 * PIECE : 0);
+            }
         }
     }
 }
@@ -211,10 +223,10 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
 // A block's k-tiles from where `plan` points, in order: the partial one (k_first deep,
 // 1 .. BK, with a K check) first, then whole ones; after each copy the plan moves on by
 // that k-tile, so the next copy starts at k0 = 0. The `copy` of pipelined_k_tiles.
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
 struct first_then_whole {
     copy_plan<CFG> &plan;
-    const whole_copies<CFG, VEC> size;
+    const whole_copies<CFG, PIECE> size;
     int n, k_first;
     __device__ first_then_whole(copy_plan<CFG> &plan_, int n_, int k_first_)
         : plan(plan_), size(plan_), n(n_), k_first(k_first_) {}
@@ -222,11 +234,11 @@ struct first_then_whole {
     {
         int depth = k_tile == 0 ? k_first : CFG::BK;
         if (k_tile == 0) {
-            load_checked<CFG, VEC>(a_stage, b_stage, plan, n, k_first);
+            load_checked<CFG, PIECE>(a_stage, b_stage, plan, n, k_first);
         } else {
 #pragma unroll
             for (int q = 0; q < copy_parts<CFG>; q++)
-                load_whole_part<CFG, VEC>(a_stage, b_stage, plan, size, n, q);
+                load_whole_part<CFG, PIECE>(a_stage, b_stage, plan, size, n, q);
         }
         plan.a_src += depth;
         plan.b_src += (size_t)depth * n;
@@ -271,18 +283,18 @@ __device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
 // "Rows that are not 16-byte aligned"). With N % 4 == 0, store_tile's float4s. So does
 // sm_120 for the 128 x 128 tiles (two blocks of 256 threads, 128 registers each): there
 // the band's addresses made their one-stage kernels spill 8 bytes.
-template <typename CFG, bool VEC>
+template <typename CFG, int PIECE>
 __device__ __forceinline__ void store_warp_tile(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off,
                                                 int m, int n, float alpha, float beta, float *c, int tile_row,
                                                 int tile_col)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
-    constexpr bool DIRECT = VEC || std::is_same<CFG, warp_large>::value;
+    constexpr bool DIRECT = PIECE == 4 || std::is_same<CFG, warp_large>::value;
 #else
-    constexpr bool DIRECT = VEC;
+    constexpr bool DIRECT = PIECE == 4;
 #endif
     if constexpr (DIRECT) {
-        store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+        store_tile<CFG, PIECE == 4>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     } else {
         constexpr int W = CFG::STRIDE_N, BAND = CFG::LANES_M * W;
         static_assert(BAND == 128 && CFG::THREADS / 32 * BAND <= CFG::A_STAGE + CFG::B_STAGE,
@@ -318,11 +330,11 @@ __device__ __forceinline__ void store_warp_tile(float (&acc)[CFG::TM][CFG::TN], 
 // shares it among the blocks of a cluster.)
 struct k_whole {
     static constexpr int SPLIT = 1;
-    template <typename CFG, bool VEC>
+    template <typename CFG, int PIECE>
     __device__ static void finish(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off, int m, int n,
                                   float alpha, float beta, float *c, int tile_row, int tile_col)
     {
-        store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+        store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     }
     template <typename... Params, typename... Args>
     static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
@@ -332,7 +344,7 @@ struct k_whole {
     }
 };
 
-template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, bool VEC>
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
@@ -368,23 +380,23 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
     int lane_m = lane / CFG::LANES_N, lane_n = lane % CFG::LANES_N;
     int a_off = warp_row + lane_m * 4, b_off = warp_col + lane_n * 4;
     // The share starts at column k_begin of A and row k_begin of B.
-    copy_plan<CFG> plan = track_copy_plan<CFG, VEC>(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
+    copy_plan<CFG> plan = track_copy_plan<CFG, PIECE>(a + k_begin, b + (size_t)k_begin * n, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
     track_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(
         smem, k_tile_count, a_off, b_off,
-        first_then_whole<CFG, VEC>(plan, n, k_len - (k_tile_count - 1) * BK),
+        first_then_whole<CFG, PIECE>(plan, n, k_len - (k_tile_count - 1) * BK),
         [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
             fma_serpentine<CFG>(acc, a_frag, b_frag);
         });
     tile_row = saved_origin.x;
     tile_col = saved_origin.y;
-    SHARE::template finish<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
+    SHARE::template finish<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
-template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, bool VEC>
+template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, int PIECE>
 static cudaError_t launch_warp_tiles(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    return SHARE::launch(sgemm_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, SHARE, VEC>, p.blocks, CFG::THREADS,
+    return SHARE::launch(sgemm_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, SHARE, PIECE>, p.blocks, CFG::THREADS,
                          p.smem_bytes, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
 }

@@ -23,7 +23,7 @@ static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TRACK_TILES");
 // tile's work is in this one function, its kernels only call it: with the accumulators
 // declared by the kernel instead, the compiler numbered the loop's registers otherwise,
 // and 40 fewer FFMAs of the loop took an operand from the reuse cache (1% slower at 2048).
-template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC, typename Finish>
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE, typename Finish>
 __device__ __forceinline__ void wide_tile(float *smem, const float *a, const float *b, int m, int n, int k,
                                           int2 origin, int k0, int k_tile_count, int k_first, Finish finish)
 {
@@ -31,22 +31,22 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int warp_row = warp / CFG::WARPS_N * CFG::WM, warp_col = warp % CFG::WARPS_N * CFG::WN;
     int a_off = warp_row + lane / CFG::LANES_N * 4, b_off = warp_col + lane % CFG::LANES_N * 4;
-    copy_plan<CFG> plan = track_copy_plan<CFG, VEC>(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
+    copy_plan<CFG> plan = track_copy_plan<CFG, PIECE>(a + k0, b + (size_t)k0 * n, m, n, k, origin.x, origin.y);
     float acc[CFG::TM][CFG::TN] = {};
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) {
         fma_serpentine<CFG>(acc, a_frag, b_frag);
     };
     if constexpr (LOOP != LOOP_LEAN || K_PIPE_MAX == 1) {   // one stage: the two loops are one
         track_k_tiles<CFG, K_PIPE_MAX, LOOP != LOOP_ROLLED>(smem, k_tile_count, a_off, b_off,
-                                                            first_then_whole<CFG, VEC>(plan, n, k_first), fma);
+                                                            first_then_whole<CFG, PIECE>(plan, n, k_first), fma);
     } else {
         float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
-        const whole_copies<CFG, VEC> size(plan);
+        const whole_copies<CFG, PIECE> size(plan);
         int k_copied = 0;   // k-tiles copied so far
         // The partial k-tile (or a whole one, with a K check); after each copy the plan moves
         // on by that k-tile, so the next copy starts at k0 = 0.
         auto copy_next = [&](float *stage, int depth) {
-            load_checked<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, n, depth);
+            load_checked<CFG, PIECE>(stage, stage + CFG::A_STAGE, plan, n, depth);
             plan.a_src += depth;
             plan.b_src += (size_t)depth * n;
             k_copied++;
@@ -54,7 +54,7 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
         // A whole k-tile (no K check): part q of its copies; once all are issued, the plan
         // moves on by BK.
         auto copy_part = [&](float *stage, int q) {
-            load_whole_part<CFG, VEC>(stage, stage + CFG::A_STAGE, plan, size, n, q);
+            load_whole_part<CFG, PIECE>(stage, stage + CFG::A_STAGE, plan, size, n, q);
         };
         auto whole_copied = [&]() {
             plan.a_src += BK;
@@ -112,24 +112,24 @@ __device__ __forceinline__ void wide_tile(float *smem, const float *a, const flo
 }
 
 // One block a tile, K whole.
-template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
 sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
     extern __shared__ __align__(16) float smem[];
     int2 origin = tile_origin<CFG>(blockIdx.x, m, n);
     int k_tile_count = (k + CFG::BK - 1) / CFG::BK, k_first = k - (k_tile_count - 1) * CFG::BK;   // 1 .. BK
-    wide_tile<CFG, K_PIPE_MAX, LOOP, VEC>(smem, a, b, m, n, k, origin, 0, k_tile_count, k_first,
+    wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(smem, a, b, m, n, k, origin, 0, k_tile_count, k_first,
                                           [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
-                                              store_warp_tile<CFG, VEC>(acc, smem, a_off, b_off, m, n, alpha, beta, c,
+                                              store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, c,
                                                                         origin.x, origin.y);
                                           });
 }
 
 // The wide tiles, one block a tile, in the lean loop or (--unroll yes) step 6's unrolled pipeline.
-template <int K_PIPE_MAX, loop_kind LOOP, bool VEC>
+template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_wide(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    return launch_kernel(sgemm_wide<wide, K_PIPE_MAX, LOOP, VEC>, p.blocks, wide::THREADS, p.smem_bytes, stream, g->m,
+    return launch_kernel(sgemm_wide<wide, K_PIPE_MAX, LOOP, PIECE>, p.blocks, wide::THREADS, p.smem_bytes, stream, g->m,
                          g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
 }
