@@ -82,13 +82,17 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
     }
 }
 
-// B copied in 16-, 8- or 4-byte pieces (p.vec bytes): each a kernel of its own.
+// B copied in 16-, 8- or 4-byte pieces (p.vec bytes): each a kernel of its own. The 8-byte
+// ones are built for 3 stages and unrolled (or lean) loops only: each kernel built is build
+// time, and the plan asks for them nowhere else (plan.c).
 template <int K_PIPE_MAX, bool UNROLLED>
 static cudaError_t launch_pieces(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
+    if constexpr (K_PIPE_MAX == 3 && UNROLLED)
+        if (p.vec == 8)
+            return launch_planned<K_PIPE_MAX, UNROLLED, 2>(g, p, stream);
     return p.vec == 16 ? launch_planned<K_PIPE_MAX, UNROLLED, 4>(g, p, stream)
-           : p.vec == 8 ? launch_planned<K_PIPE_MAX, UNROLLED, 2>(g, p, stream)
-                        : launch_planned<K_PIPE_MAX, UNROLLED, 1>(g, p, stream);
+                       : launch_planned<K_PIPE_MAX, UNROLLED, 1>(g, p, stream);
 }
 
 // Each stage count --stages may ask for is a kernel template of its own. One stage has

@@ -53,7 +53,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     long long left = p->tiles % dev->sms, pieces = (long long)fmin(p->k_tiles, MAX_PIECES);
     p->runs = with_runs && p->tiles >= dev->sms && left ? (int)fmin(left * pieces, dev->sms) : 0;
     p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
-    p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile);
+    p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile), p->vec = p->vec == 8 && p->stages != 3 ? 4 : p->vec;
     if (p->split > 1)   /* the partial tiles are added up over the stages, and may need more */
         p->smem_bytes = (size_t)fmax(p->smem_bytes, (double)t->bm * t->bn * sizeof(float));
     p->blocks_per_sm = blocks_per_sm(t->threads, t->min_blocks, p->smem_bytes, dev, &p->limit);
@@ -208,7 +208,7 @@ step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll
                           const char *name)
 {
     step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages,
-                    .vec = n % 4 == 0 ? 16 : n % 2 == 0 ? 8 : 4, .split = 1, .parts = 1};
+                    .vec = n % 4 == 0 ? 16 : n % 2 == 0 && unroll != UNROLL_NO ? 8 : 4, .split = 1, .parts = 1};
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages): the fewest any tile holds. */
     for (int t = 0; t < TILE_SHAPES; t++)
         p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));

@@ -110,7 +110,8 @@ typedef struct {
     int stages_asked;
     int blocks_per_sm;        /* blocks of the first launch an SM holds at once */
     const char *limit;        /* what sets blocks_per_sm (fit_blocks_per_sm) */
-    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0, C stored so too), 8 (N even), 4 */
+    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0, C stored so too), 8 (N even, at 3 stages
+                                 and --unroll not no: the kernels built), 4 */
     int split;                /* blocks sharing a tile's K (one cluster); 1: K whole */
     long long tiles;          /* tiles of C */
     long long k_tiles;        /* k-tiles of one tile's K */
