@@ -164,13 +164,16 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
     // The epilogue reads the tile's origin back from shared memory, and works its slice
     // out anew: kept in registers through the main loop, they made the kernel spill (as in
-    // sgemm_warp_tiles).
+    // sgemm_warp_tiles). The copies start from each thread's own: read back from shared
+    // memory there too, the compiler numbered the 128 x 128 tiles' loop at 3 stages
+    // otherwise, and it took 5% more issue cycles (sm_90); at one stage it spilled.
     __shared__ int2 origin;
+    int2 mine = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
-        origin = tile_origin<CFG>(tile, m, n);
+        origin = mine;
     __syncthreads();
     wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(
-        smem, a, b, m, n, k, origin, k0, end - first, first == 0 ? k_first : BK,
+        smem, a, b, m, n, k, K_PIPE_MAX > 1 ? mine : origin, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
             float *slice = c + (size_t)(blockIdx.x % parts) * m * n;
             store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
