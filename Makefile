@@ -140,17 +140,20 @@ $(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_
 test: need-criterion need-gnuplot need-disassembler $(BUILT_STEPS) fma_peak left-out $(BUILD)/tests
 	./$(BUILD)/tests
 
-# compute-sanitizer on every step at an awkward size (needs a GPU).
+# compute-sanitizer on every step at an awkward size (needs a GPU); memcheck also counts device
+# memory left allocated at exit.
 SAN_SIZE ?= 129 127 33
 SAN_HINT := it ships with the CUDA toolkit ($(CUDA_HOME)/bin), and needs a GPU to run
 memcheck: $(BUILT_STEPS)
 	$(call need_tool,$(COMPUTE_SANITIZER),memcheck,$(SAN_HINT))
 	@for s in $(BUILT_STEPS); do echo "== $$s: memcheck at $(SAN_SIZE)"; \
-	  '$(COMPUTE_SANITIZER)' --tool memcheck --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done
+	  '$(COMPUTE_SANITIZER)' --tool memcheck --leak-check full --error-exitcode 9 \
+	    ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done
 sanitize: $(BUILT_STEPS)
 	$(call need_tool,$(COMPUTE_SANITIZER),sanitize,$(SAN_HINT))
 	@for s in $(BUILT_STEPS); do for t in memcheck racecheck synccheck; do echo "== $$s: $$t at $(SAN_SIZE)"; \
-	  '$(COMPUTE_SANITIZER)' --tool $$t --error-exitcode 9 ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
+	  '$(COMPUTE_SANITIZER)' --tool $$t $$([ $$t = memcheck ] && echo --leak-check full) --error-exitcode 9 \
+	    ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
 
 # --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
 -include plots/plots.mk

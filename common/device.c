@@ -137,25 +137,34 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
+static void *workspace;   // harness_workspace's buffer, and its size in bytes
+static size_t workspace_size;
+
 void *harness_workspace(size_t bytes, cudaError_t *err)
 {
-    static void *memory;
-    static size_t size;
     *err = cudaSuccess;
-    if (bytes <= size)
-        return memory;
-    if (memory != NULL)
-        *err = cudaFree(memory);
-    memory = NULL;
-    size = 0;
+    if (bytes <= workspace_size)
+        return workspace;
+    if (workspace != NULL)
+        *err = cudaFree(workspace);
+    workspace = NULL;
+    workspace_size = 0;
     if (*err == cudaSuccess)
-        *err = cudaMalloc(&memory, bytes);
+        *err = cudaMalloc(&workspace, bytes);
     if (*err == cudaSuccess)
-        *err = cudaMemset(memory, 0, bytes);
+        *err = cudaMemset(workspace, 0, bytes);
     if (*err != cudaSuccess)
         return NULL;
-    size = bytes;
-    return memory;
+    workspace_size = bytes;
+    return workspace;
+}
+
+void harness_workspace_free(void)
+{
+    if (workspace != NULL)
+        CUDA_CHECK(cudaFree(workspace));
+    workspace = NULL;
+    workspace_size = 0;
 }
 
 int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err)

@@ -277,5 +277,6 @@ int harness_main(int argc, char **argv, const step_info *step)
     time_launches(&run, &rep);
     report(&run, &rep);
     problem_free(&run.p);
+    harness_workspace_free();
     return run.cfg.check && strcmp(verdict(&rep), "PASS") != 0 ? EXIT_WRONG : EXIT_PASS;
 }

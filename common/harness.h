@@ -129,6 +129,8 @@ void harness_explain_cluster(const void *kernel, const cudaLaunchConfig_t *confi
  * can use on every launch without allocating in the timed region. Its contents stay
  * from one launch to the next. NULL, with *err set, when the allocation fails. */
 void *harness_workspace(size_t bytes, cudaError_t *err);
+/* Frees that buffer (harness_main does, at the end of a run). */
+void harness_workspace_free(void);
 
 /* Runs the whole program; returns the exit code for main(). */
 int harness_main(int argc, char **argv, const step_info *step);

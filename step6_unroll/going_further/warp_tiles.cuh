@@ -97,11 +97,15 @@ template <typename CFG, int PIECE>
 __device__ constexpr int b_row_of(int j) { return j * 32 * PIECE / CFG::BN; }
 template <typename CFG, int PIECE>
 __device__ constexpr int b_col_of(int j) { return j * 32 * PIECE % CFG::BN; }
-template <int PIECE>   // 4 or 8 bytes, or none (size 0: zeros)
+// A copy of 4 or 8 bytes (PIECE floats), or none (size 0: zeros). A warp's 4-byte copies of A
+// take a 32-byte sector of each of 4 rows; .L2::128B has L2 fetch the sector's whole 128-byte
+// line from memory at once, so the copies of the row's next k-tile find it there.
+template <int PIECE>
 __device__ __forceinline__ void cp_async_piece(float *dst, const float *src, int src_bytes)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(4 * PIECE), "r"(src_bytes)
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(4 * PIECE),
+                 "r"(src_bytes)
                  : "memory");
 }
 template <typename CFG, int PIECE>
@@ -134,9 +138,9 @@ __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, con
         for (int kp = 0; kp < P::A_K_PASSES; kp++)
 #pragma unroll
             for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
-                cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                           plan.a_src + rp * plan.a_pass + kp * 8,
-                           kp * 8 + plan.kq < k && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
+                cp_async_piece<1>(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                                  plan.a_src + rp * plan.a_pass + kp * 8,
+                                  kp * 8 + plan.kq < k && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
 #pragma unroll
         for (int i = 0; i < P::B_PASSES; i++)
 #pragma unroll
@@ -195,8 +199,8 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
             asm volatile("" : "+r"(rows));
             bytes = rp * P::A_ROWS_PER_PASS < rows ? 4 : 0;
         }
-        cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                   plan.a_src + rp * plan.a_pass + kp * 8, bytes);
+        cp_async_piece<1>(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
+                          plan.a_src + rp * plan.a_pass + kp * 8, bytes);
     } else {
         int i = q - A_PARTS;
         const float *src = plan.b_src + (size_t)i * P::B_ROWS_PER_PASS * n;
