@@ -137,7 +137,7 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
-static void *workspace;   // harness_workspace's buffer, and its size in bytes
+static void *workspace;   /* harness_workspace's buffer, and its size in bytes */
 static size_t workspace_size;
 
 void *harness_workspace(size_t bytes, cudaError_t *err)
