@@ -164,9 +164,9 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
     // The epilogue reads the tile's origin back from shared memory, and works its slice
     // out anew: kept in registers through the main loop, they made the kernel spill (as in
-    // sgemm_warp_tiles). The copies start from each thread's own: read back from shared
-    // memory there too, the compiler numbered the 128 x 128 tiles' loop at 3 stages
-    // otherwise, and it took 5% more issue cycles (sm_90); at one stage it spilled.
+    // sgemm_warp_tiles). The copies start from each thread's own origin (`mine`): from the
+    // one read back, the 128 x 128 tiles' loop at 3 stages took 5% more issue cycles
+    // (sm_90). At one stage they start from the one read back: `mine` there spilled.
     __shared__ int2 origin;
     int2 mine = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
