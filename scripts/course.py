@@ -712,32 +712,34 @@ def plan_costs_from(a, run, by_round=()):
             extra = add_up_us + 4.0 * m * bn * (parts + 1) / bytes_per_us
         block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
         tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
-    # a few rows: one block of 4 columns (its 256 threads take a row of B each in turn) with K whole, at 2 and
-    # 32 rows of B a thread (1 and 16 rounds of loads where rows go in pairs, 1 and 8 where 4 are in flight:
+    # a few rows: one block of 4 columns (its threads, few_threads, take a row of B each in turn) with K whole, at 2
+    # and 32 rows of B a thread (1 and 16 rounds of loads where rows go in pairs, 1 and 4 where 8 are in flight:
     # few_in_flight), at each M the kernel takes (1 to 16): up to about 8, a block's latency hides its rows of A,
     # beyond they show, and the line runs through all; at M = 8, a wave of as many blocks as the SMs hold, at one
     # round (each block after an SM's first), in the columns a block the plan gives M = 8 there (32 tried first;
     # then those its kernel line names), and one block in 8 parts
     rounds, one, held = [], {}, {}
     in_flight = [int(w) for w in d.get("few_in_flight", "2").split(",")]
+    threads = [int(w) for w in d.get("few_threads", ",".join(["256"] * len(in_flight))).split(",")]
     rows = range(1, len(in_flight) + 1)
     for rows_a in rows:
-        one[rows_a], held[rows_a], _ = run(rows_a, 4, 2 * 256, "few-rows")   # held: blocks an SM at this M
+        block = threads[rows_a - 1]
+        one[rows_a], held[rows_a], _ = run(rows_a, 4, 2 * block, "few-rows")   # held: blocks an SM at this M
         trips = 32 // in_flight[rows_a - 1] - 1
-        rounds.append((run(rows_a, 4, 32 * 256, "few-rows")[0] - one[rows_a]) / trips)
+        rounds.append((run(rows_a, 4, 32 * block, "few-rows")[0] - one[rows_a]) / trips)
     few_row_us = max(0.0, statistics.linear_regression(rows, rounds).slope)   # a round: the line through them
     few_round_us = statistics.fmean(rounds) - statistics.fmean(rows) * few_row_us
     per_sm = held[8]
-    wave, _, row = run(8, 32 * sms * per_sm, 2 * 32, "few-rows")
+    wave, _, row = run(8, 32 * sms * per_sm, 2 * threads[7] // 8, "few-rows")
     named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
     cols = int(named.group(1)) if named else 32
-    if cols != 32:   # a wave of the plan's width (K: two rows of B for each of 256 threads of cols / 4 lanes)
-        wave, _, row = run(8, cols * sms * per_sm, 2 * 256 * 4 // cols, "few-rows")
+    if cols != 32:   # a wave of the plan's width (K: two rows of B for each of M = 8's threads of cols / 4 lanes)
+        wave, _, row = run(8, cols * sms * per_sm, 2 * threads[7] * 4 // cols, "few-rows")
     if f"{cols} columns of C" not in row.get("kernel", ""):
         raise Fail(f"{a.step6} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
-    few_sum_us = max(0.0, run(8, 4, 8 * 2 * 256, "few-rows/parts8")[0] - one[8] - at_8)
+    few_sum_us = max(0.0, run(8, 4, 8 * 2 * threads[7], "few-rows/parts8")[0] - one[8] - at_8)
     # a few columns: a block of its rows (its kernel line says how many, and K's chunk), one and two blocks an SM
     row = run(2, 16, 256, "few-cols")[2]
     block = re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", ""))

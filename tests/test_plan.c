@@ -112,13 +112,13 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       p->vec == (n % 4 ? 4 : 16),
                   "%s: a few rows, %d lanes", where, l);
         cr_assert(p->parts >= 1 && (p->parts == 1 || (p->parts <= MAX_PARTS &&
-                                                        (long long)p->parts * FEW_THREADS <= (long long)k * l &&
+                                                        (long long)p->parts * FEW_THREADS(m) <= (long long)k * l &&
                                                         p->blocks <= (long long)FEW_WAVES * dev.sms * p->blocks_per_sm)),
                   "%s: %d parts, %lld blocks", where, p->parts, p->blocks);
         cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 + p->tiles * sizeof(int)
                                : p->workspace_bytes == 0, "%s: workspace", where);
-        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FEW_THREADS <= dev.threads_sm &&
-                      p->blocks_per_sm * FEW_SMEM_BYTES <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
+        cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FEW_THREADS(m) <= dev.threads_sm &&
+                      p->blocks_per_sm * FEW_SMEM_BYTES(m) <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
                   "%s: %d blocks an SM", where, p->blocks_per_sm);
         return;
     }
@@ -589,19 +589,21 @@ Test(plan, on_a_tie_the_most_blocks)
 
 /* A few rows of C, estimated as README.md's "How the plan chooses" says: each wave of blocks
  * waits on its busiest SM's blocks after the first and on its threads' rounds of loads (rows
- * of B in pairs), or on its share of memory; K in parts adds a hand-over and the last block's
- * rounds over the parts' sums. The arithmetic, written out again here. */
+ * of B in pairs), or on its share of memory; each later wave's blocks add their starts; K in
+ * parts adds a hand-over and the last block's rounds over the parts' sums. The arithmetic,
+ * written out again here. */
 static double few_rows_us(const step6_plan *p, int m, int n, int k, const plan_device *d)
 {
     double slots = (double)d->sms * p->blocks_per_sm, waves = ceil(p->blocks / slots);
     double per_sm = fmin(p->blocks_per_sm, ceil((double)p->blocks / d->sms));
-    double rows = ceil(ceil((double)k / p->parts) / (FEW_THREADS / p->lanes));
+    double rows = ceil(ceil((double)k / p->parts) / (FEW_THREADS(m) / p->lanes)), later = waves - 1;
     double r = PLAN_COSTS.few_round_us + m * PLAN_COSTS.few_row_us;
     double wave = (per_sm - 1) * PLAN_COSTS.few_block_us + ceil(rows / 2) * r;
     double memory = 4.0 * ((double)m * k + (double)k * n + (double)m * n) / PLAN_COSTS.bytes_per_us;
-    int groups = FEW_THREADS / (m * p->lanes);   /* threads a cell of sums, in the last block */
+    int groups = FEW_THREADS(m) / (m * p->lanes);   /* threads a cell of sums, in the last block */
     double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8.0 * groups)) : 0.0;
-    return PLAN_COSTS.launch_us + waves * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums;
+    return PLAN_COSTS.launch_us + waves * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums +
+           later * p->blocks_per_sm * PLAN_COSTS.few_block_us;
 }
 
 /* 2 x 18 x 11999 on an H100: 18 columns in 5 float4s, so 8 lanes (32 columns) a block and
@@ -636,14 +638,15 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     step6_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "a block of 256 threads 32 columns of C") && strstr(line, "parts, added up by the last block") &&
               strstr(line, "4-byte pieces") && strstr(line, "blocks an SM"), "%s", line);
-    /* 8 x 32768 x 64: 512 blocks of 64 columns with K whole, 3 an SM (396 slots): two waves of two rounds */
+    /* 8 x 32768 x 64: 512 blocks of 64 columns with K whole, 3 an SM (396 slots): two waves of two rounds, and the
+       second wave's three blocks' starts */
     p = step6_plan_for(8, 32768, 64, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect(p.found && p.lanes == 16 && p.tiles == 512 && p.blocks_per_sm == 3, "8x32768x64: %d lanes, %d an SM", p.lanes,
               p.blocks_per_sm);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 8, 32768, 64, h), 1e-9, "8x32768x64 est. %.2f us", p.est_us);
-    cr_expect_geq(p.est_us, PLAN_COSTS.launch_us + 2 * (2 * PLAN_COSTS.few_block_us + 2 * PLAN_COSTS.few_round_us) - 1e-9,
-                  "two waves of three blocks an SM, two rounds each");
-    /* K of 4: not a row of B for each of a block's 256 threads, so K whole only */
+    cr_expect_geq(p.est_us, PLAN_COSTS.launch_us + 2 * (2 * PLAN_COSTS.few_block_us + 2 * PLAN_COSTS.few_round_us) +
+                  3 * PLAN_COSTS.few_block_us - 1e-9, "two waves of three blocks an SM, two rounds each");
+    /* K of 4: not a row of B for each of a block's 512 threads, so K whole only */
     p = step6_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows/parts2");
     cr_expect_not(p.found, "1x1x4 in 2 parts");
     p = step6_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
@@ -721,8 +724,9 @@ Test(plan, blocks_that_start_at_once_count_unevenly)
 
 /* Without clusters (an A100, an RTX 4090, a Hopper running a binary without sm_90 code) the
  * small and skinny shapes with a deep K put it in parts rather than leave most SMs idle; a
- * column of C (N = 1) is read a row of A a block, a block for each of its 4096 rows, and a few
- * columns (8192 x 16) COL_ROWS rows a block, more blocks than SMs. */
+ * column of C (N = 1) is read a row of A a block, a block for each of its 4096 rows, a few
+ * columns (8192 x 16) COL_ROWS rows a block, more blocks than SMs, and a row (1 x 4096) may
+ * keep K whole in 128 blocks of 32 columns, more than half the SMs. */
 Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
 {
     static const int shapes[][3] = {{300, 200, 2049}, {2049, 18, 2049}, {1, 4096, 4096}, {4096, 1, 4096},
@@ -738,7 +742,8 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
             char name[32];
             step6_plan_name(&p, name, sizeof name);
             int column = (x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0]) ||
-                         (p.kernel == KERNEL_COLS && p.blocks > devs[d]->sms);
+                         (p.kernel == KERNEL_COLS && p.blocks > devs[d]->sms) ||
+                         (p.kernel == KERNEL_FEW && p.blocks > devs[d]->sms / 2);
             cr_expect(column || (p.parts > 1 && p.tiles * p.parts > devs[d]->sms / 2), "%s, %dx%dx%d: %s", names[d],
                       x[0], x[1], x[2], name);
         }

@@ -547,8 +547,8 @@ Test(plan_costs, new_costs_recompile_the_plan_not_the_kernels)
  * one (tiles x parts over 132 SMs), and says 2 blocks an SM: so a k-tile of a block alone
  * costs 0.5 us and one of each of 2 blocks on an SM 1.0 us, 10% more with B in 4-byte pieces
  * (N % 4 != 0; the launch's 1 x 1 x 1 too: 4.55 us; K = 1's, 3.5 us); K in parts adds 1.5 us.
- * A few rows: 4.5 us, 0.4 + 0.05 M us a round of loads (4 rows of B a thread at M = 1, 2 above,
- * as its --describe says: counted by twos, M = 1 would read 0.21 us), timed at each M its
+ * A few rows: 4.5 us, 0.4 + 0.05 M us a round of loads (8 rows of B a thread of 512 at M = 1, 2
+ * of 256 above, as its --describe says: K sized for 256, M = 1 would read 0.15 us), timed at each M its
  * --describe names (1 to 16, where a real block's rows of A show beyond about 8), 0.5 us for a
  * second block on an SM (read as 0.45 against that launch), 0.9 us to hand parts over; a block
  * of 128 cells, M x columns / 4, as step 6's (64 columns at M = 8, where 32 are tried first). A few
@@ -567,7 +567,8 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "if a == ['--describe']:\n"
                       "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,'\n"
                       "          'tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8 '\n"
-                      "          'few_in_flight=4,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2'); sys.exit()\n"
+                      "          'few_in_flight=8,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 '\n"
+                      "          'few_threads=512,256,256,256,256,256,256,256,256,256,256,256,256,256,256,256'); sys.exit()\n"
                       "m, n, k = map(int, a[:3]); plan = a[a.index('--plan') + 1]\n"
                       "import os; seen = os.path.join(os.path.dirname(sys.argv[0]), 'seen')\n"
                       "key = ' '.join(a[:3] + [plan])   # its first run: 5 us late\n"
@@ -576,11 +577,11 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "if plan.startswith('few-rows'):\n"
                       "    parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
                       "    cols = 4 if n == 4 else 4 * min(32, 128 // m)\n"
-                      "    rows = -(-(-(-k // parts) * cols // 4 // 256)); blocks = -(-n // cols) * parts\n"
-                      "    rounds = -(-rows // (4 if m == 1 else 2))\n"
+                      "    threads = 512 if m == 1 else 256; blocks = -(-n // cols) * parts\n"
+                      "    rows = -(-(-(-k // parts) * cols // 4 // threads)); rounds = -(-rows // (8 if m == 1 else 2))\n"
                       "    r = 0.4 + 0.05 * m; us = 4.5 + r * rounds + 0.5 * (-(-blocks // 132) - 1) + (0.9 + r) * (parts > 1)\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
-                      "    print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of 256 threads {cols} '\n"
+                      "    print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of {threads} threads {cols} '\n"
                       "          'columns of C  at least 2 blocks an SM'); sys.exit()\n"
                       "if plan == 'flat':\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"

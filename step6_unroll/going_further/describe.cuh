@@ -11,8 +11,9 @@
 //                                     candidates of the plan (plan.c) the lesson draws, on EXAMPLE_GPU:
 //                                     the one named (--plan), or the plan's choice
 //   example_sms=132                   that GPU's SMs
-//   few_in_flight=4,2,...             a few rows: the rows of B a thread has in flight, at M = 1, 2, ...
+//   few_in_flight=8,2,...             a few rows: the rows of B a thread has in flight, at M = 1, 2, ...
 //                                     (FEW_IN_FLIGHT; make plan-costs counts its rounds by them)
+//   few_threads=512,256,...           and a block's threads (FEW_THREADS; make plan-costs sizes K by them)
 
 // The tiles' names, in TRACK_TILES's order (tile_id).
 static const char *const TILE_NAMES[TILE_SHAPES] = {"large", "mid", "small", "wide", "tall", "short", "narrow"};
@@ -32,7 +33,7 @@ static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part 
 
 static int track_describe(char *buf, size_t len)
 {
-    char stages[32] = "", shapes[160], tiles[512] = "", split[160], stream[160], few[64] = "";
+    char stages[32] = "", shapes[160], tiles[512] = "", split[160], stream[160], few[64] = "", threads[96] = "";
     gemm_args g = {};
     g.unroll = UNROLL_AS_PLANNED;
     for (int s = 1; s <= MAX_STAGES; s++)
@@ -44,14 +45,16 @@ static int track_describe(char *buf, size_t len)
         snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles), "%s%s:%dx%dx%d:%dx%d:%dx%d:%d:%d", t ? "," : "",
                  TILE_NAMES[t], s->bm, s->bn, s->bk, s->wm, s->wn, s->tm, s->tn, s->threads, s->min_blocks);
     }
-    for (int m = 1; m <= FEW_MAX_M; m++)
+    for (int m = 1; m <= FEW_MAX_M; m++) {
         snprintf(few + strlen(few), sizeof few - strlen(few), "%s%d", m > 1 ? "," : "", FEW_IN_FLIGHT(m));
+        snprintf(threads + strlen(threads), sizeof threads - strlen(threads), "%s%d", m > 1 ? "," : "", FEW_THREADS(m));
+    }
     using P = copy_plan<wide>;
     describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K, "64x64/split4");
     describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_STREAM_K, NULL);
     return snprintf(buf, len,
                     "unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
-                    "stream_k_example=%s example_sms=%d few_in_flight=%s",
+                    "stream_k_example=%s example_sms=%d few_in_flight=%s few_threads=%s",
                     stages, shapes, tiles, P::A_K_PASSES * P::A_ROW_PASSES, P::B_PASSES, split, stream, EXAMPLE_GPU.sms,
-                    few);
+                    few, threads);
 }

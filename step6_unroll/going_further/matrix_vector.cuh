@@ -241,15 +241,16 @@ __device__ __forceinline__ void meet_in_warp(float (&acc)[M][4], int lane, int l
 // workspace: the last block to finish adds them up in part order, as the runs' last piece
 // does (stream_k.cuh), and writes C. The same order every launch, so the same bits.
 // A kernel for each M: its rows' loads and sums are written out, and M = 1 needs so few
-// registers that an SM holds twice the blocks (plan.h, FEW_MIN_BLOCKS).
+// registers that its blocks take twice the threads (plan.h, FEW_THREADS).
 //   ./step6 2 18 11999
 template <int M, bool VEC>
-__global__ void __launch_bounds__(FEW_THREADS, FEW_MIN_BLOCKS(M))
+__global__ void __launch_bounds__(FEW_THREADS(M), FEW_MIN_BLOCKS(M))
 sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes, int parts,
                float4 *slots, int *arrived)
 {
-    __shared__ float4 sums[FEW_THREADS / 32][FEW_CELLS];   // each warp's M x lanes, then the parts'
-    static_assert(sizeof sums == FEW_SMEM_BYTES && sizeof sums >= FEW_THREADS * sizeof(float4), "plan.h");
+    constexpr int THREADS = FEW_THREADS(M);
+    __shared__ float4 sums[THREADS / 32][FEW_CELLS];   // each warp's M x lanes, then the parts'
+    static_assert(sizeof sums == FEW_SMEM_BYTES(M) && sizeof sums >= THREADS * sizeof(float4), "plan.h");
     int cols = blockIdx.x / parts, part = blockIdx.x % parts, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
@@ -257,13 +258,13 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     // The thread's rows of B, R at a time, their loads written out before their FMAs (left to
     // the compiler, at M = 8 the second row's load waited behind the first row's FMAs). R = 2,
     // for the registers (40 a thread at M = 2 held four rows' loads only by spilling); at M = 1,
-    // 4 (plan.h, FEW_IN_FLIGHT): with K whole in 256 blocks, 1 x 8192 x 8192 took 88.9 us with
-    // two rows in flight, 74.9 with four (H200). The loop steps through the rows themselves:
+    // 8, in 64 (plan.h, FEW_IN_FLIGHT): with K whole in 32 blocks, 1 x 1024 x 16384 took 33.2 us
+    // with eight rows in flight, 45.9 with four (H200). The loop steps through the rows themselves:
     // counted in trips, at M = 1 the fourth row's load of A waited behind the first row's FMAs
-    // in the 40 registers (81.7 us). Eight ran slower (1 x 4096 x 4096: 35.0 us, against 24.7).
+    // in 40 registers (81.7 us).
     // B's columns past N are not read: their loads, clamped to column N - 1, needed an address
     // each, and at M = 1 spilled on sm_80.
-    int first = k0 + threadIdx.x / lanes, step = FEW_THREADS / lanes;
+    int first = k0 + threadIdx.x / lanes, step = THREADS / lanes;
     int end = col < n ? k1 : first;   // a thread past N has no rows
     auto row_of_b = [&](int kk) {   // B streamed: each float is read once
         const float *row = b + (size_t)kk * n + col;
@@ -312,7 +313,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     // Thread e < M x lanes: row e / lanes, its float4 of columns e % lanes; the warps in order.
     int e = threadIdx.x, cells = M * lanes;
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    for (int w = 0; e < cells && w < FEW_THREADS / 32; w++) {
+    for (int w = 0; e < cells && w < THREADS / 32; w++) {
         float4 x = sums[w][e];
         v.x += x.x; v.y += x.y; v.z += x.z; v.w += x.w;
     }
@@ -322,7 +323,7 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
         if (!last_to_arrive(arrived, cols, parts))   // stream_k.cuh
             return;
         // Every thread: cell e % cells of parts g, g + groups, ... in order; then the groups.
-        int groups = FEW_THREADS / cells, g = threadIdx.x / cells;
+        int groups = THREADS / cells, g = threadIdx.x / cells;
         float4 *group_sums = &sums[0][0];
         if (g < groups) {
             const float4 *slot = slots + (size_t)cols * parts * cells + threadIdx.x % cells;
@@ -364,7 +365,7 @@ static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cuda
         return err;
     int *arrived = p.parts > 1 ? (int *)(slots + p.blocks * M * p.lanes) : NULL;
     auto kernel = p.vec == 16 ? sgemm_few_rows<M, true> : sgemm_few_rows<M, false>;
-    return launch_kernel(kernel, p.blocks, FEW_THREADS, 0, stream, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c,
+    return launch_kernel(kernel, p.blocks, FEW_THREADS(M), 0, stream, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c,
                          p.lanes, p.parts, slots, arrived);
 }
 

@@ -23,8 +23,7 @@ static size_t stage_bytes(tile_id t)
 /* Blocks of `threads` with smem bytes an SM holds (registers as min_blocks allows), and what sets that. */
 static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_device *dev, const char **limit)
 {
-    block_need need = {threads, fit_bounded_regs(dev->regs_sm, threads, min_blocks), smem};
-    return fit_blocks_per_sm(dev, &need, limit);
+    return fit_blocks_per_sm(dev, &(block_need){threads, fit_bounded_regs(dev->regs_sm, threads, min_blocks), smem}, limit);
 }
 
 /* The rest of a candidate (kernel, tile, split, parts, lanes, runs): grid, shared memory, blocks an SM, workspace. */
@@ -40,7 +39,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
         p->blocks_per_sm = blocks_per_sm(COL_THREADS, COL_MIN_BLOCKS, COL_SMEM_BYTES(cdiv(n, 4) * 4), dev, &p->limit);
     } else if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
         p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts, p->vec = n % 4 ? 4 : 16;
-        p->blocks_per_sm = blocks_per_sm(FEW_THREADS, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES, dev, &p->limit);
+        p->blocks_per_sm = blocks_per_sm(p->threads, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
         p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
     } else if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
         p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
@@ -76,13 +75,14 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double mn = (double)m * n, memory = 4.0 * ((double)m * k + (double)k * n + mn) / PLAN_COSTS.bytes_per_us;
     if (p->kernel == KERNEL_FEW) {   /* a few rows: each wave waits on its busiest SM's blocks (after the first) and their
                                         threads' rounds of loads (rows of B in pairs, plan.h), or on a whole wave's memory;
-                                        then the last block adds the parts' sums up, 8 at a time a thread (in L2) */
+                                        a later wave's blocks add their starts; the last block adds the parts' sums up */
         double slots = (double)dev->sms * p->blocks_per_sm, r = PLAN_COSTS.few_round_us + m * PLAN_COSTS.few_row_us;
-        double rows = ceil(ceil((double)k / p->parts) * p->lanes / FEW_THREADS);   /* of B, a thread */
-        double per_sm = fmin(p->blocks_per_sm, cdiv(p->blocks, dev->sms)), groups = FEW_THREADS / (m * p->lanes);
+        double rows = ceil(ceil((double)k / p->parts) * p->lanes / p->threads), waves = ceil(p->blocks / slots);
+        double per_sm = fmin(p->blocks_per_sm, cdiv(p->blocks, dev->sms)), groups = p->threads / (m * p->lanes);
         double wave = (per_sm - 1) * PLAN_COSTS.few_block_us + ceil(rows / 2) * r;
         double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8 * groups)) : 0.0;
-        return PLAN_COSTS.launch_us + ceil(p->blocks / slots) * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums;
+        return PLAN_COSTS.launch_us + waves * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums +
+               (waves - 1) * p->blocks_per_sm * PLAN_COSTS.few_block_us;
     }
     if (p->kernel >= KERNEL_ROWS) {   /* A, B and C moved once, at the memory's pace; a few columns: or each SM's blocks
                                          in rounds, a chunk of K at a time, at the pace of the blocks it holds at once */
@@ -157,7 +157,7 @@ static void offer_parts(search *s, step6_plan c, long long from)
 {
     c.parts = 1, complete(&c, s->m, s->n, s->k, 0, s->dev);
     double slots = (double)s->dev->sms * c.blocks_per_sm, most = fmin(c.kernel == KERNEL_FEW
-        ? fmin(FEW_WAVES * slots / c.tiles, (double)s->k * c.lanes / FEW_THREADS)
+        ? fmin(FEW_WAVES * slots / c.tiles, (double)s->k * c.lanes / c.threads)
         : fmin(slots / c.tiles, c.k_tiles / (c.kernel == KERNEL_WIDE ? 64 : 8)), MAX_PARTS);
     for (long long p = from, top = (long long)most; p == 1 || p <= top;
          p = p < 16 ? p + 1 : p + p / 4 < top ? p + p / 4 : p == top ? top + 1 : top)
@@ -191,7 +191,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
         if (c.kernel == KERNEL_FEW) {   /* lanes: a power of two, 32 at most, none past N, M x lanes <= FEW_CELLS; */
             for (int l = 32, first = 1; s->m <= FEW_MAX_M && l >= 1; l /= 2)   /* the most, down to 128-byte rows */
                 if ((l == 1 || (2 * l < s->n && s->m * l <= FEW_CELLS)) && (first || l >= 8))
-                    c.lanes = l, first = 0, offer_parts(s, c, 1);
+                    c.lanes = l, c.threads = FEW_THREADS(s->m), first = 0, offer_parts(s, c, 1);
         } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_COLS ? s->n > 1 && s->n <= COL_MAX_N : s->k == 1)
             offer(s, c, 0);
     for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* tiles, K in parts */
@@ -252,7 +252,7 @@ int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
                : p->kernel == KERNEL_ROWS ? snprintf(buf, len, "%d thread%s a row of A (C of one column), A read in %d-byte "
                                                    "pieces%s", p->lanes, p->lanes > 1 ? "s" : "", p->vec, why)
                : snprintf(buf, len, "a block of %d threads %d columns of C, M rows a thread, %s, B read in %d-byte "
-                          "pieces, %s%s", FEW_THREADS, 4 * p->lanes, k_share, p->vec, blocks, why);
+                          "pieces, %s%s", p->threads, 4 * p->lanes, k_share, p->vec, blocks, why);
     snprintf(loop, sizeof loop, "%d stages, %s", p->stages, p->loop == LOOP_LEAN ? "a lean loop"
              : p->loop == LOOP_ROLLED ? "the stage loop rolled" : "the stage loop unrolled");
     if (p->stages == 1)

@@ -80,17 +80,21 @@ enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
 /* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
 #define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
-enum { FEW_MAX_M = 16, FEW_THREADS = 256, FEW_CELLS = 128, FEW_WAVES = 4 };
+enum { FEW_MAX_M = 16, FEW_CELLS = 128, FEW_WAVES = 4 };
+/* a block's threads: 512 at M = 1, where one block an SM is common, so that an SM has 8 rows of B in flight for
+ * each of 512 threads, not 4 for each of 256 (1 x 4096 x 4096, K whole in 128 blocks: 23.6 us, against 24.8 in
+ * 12 parts of 256 threads, on an H200); 256 above */
+#define FEW_THREADS(m) ((m) == 1 ? 512 : 256)
 enum { FLAT_THREADS = 256 };
-/* M rows' blocks an SM (__launch_bounds__: 40, 64, 80 or 128 registers a thread), and their shared
+/* M rows' blocks an SM (__launch_bounds__: 64, 40, 64, 80 or 128 registers a thread), and their shared
  * memory: each warp's sums, a float4 for each of its M x lanes cells (FEW_CELLS at most) */
-#define FEW_MIN_BLOCKS(m) ((m) <= 2 ? 6 : (m) <= 4 ? 4 : (m) <= 8 ? 3 : 2)
-#define FEW_SMEM_BYTES ((size_t)FEW_THREADS / 32 * FEW_CELLS * 16)
-/* and the rows of B a thread has in flight: 4 at M = 1, where 40 registers hold them; 2 above. The
+#define FEW_MIN_BLOCKS(m) ((m) == 1 ? 2 : (m) <= 2 ? 6 : (m) <= 4 ? 4 : (m) <= 8 ? 3 : 2)
+#define FEW_SMEM_BYTES(m) ((size_t)FEW_THREADS(m) / 32 * FEW_CELLS * 16)
+/* and the rows of B a thread has in flight: 8 at M = 1, where 64 registers hold them; 2 above. The
  * estimate counts its rounds of loads in pairs at M = 1 too: its memory term cannot tell how few
- * loads are in flight, and with rounds of 4 it took K whole in 128 blocks at 1 x 4096 x 4096
- * (30.0 us, against 24.7 in 12 parts, on an H200). */
-#define FEW_IN_FLIGHT(m) ((m) == 1 ? 4 : 2)
+ * blocks are loading, and with rounds of 8 it took K whole in 32 blocks at 1 x 1024 x 16384
+ * (33.2 us, against 25.3 in 4 parts, on an H200). */
+#define FEW_IN_FLIGHT(m) ((m) == 1 ? 8 : 2)
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
@@ -122,6 +126,7 @@ typedef struct {
                                  for it (a device and binary of sm_90 on, as clusters) */
     int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's
                                  columns, in float4s (1 ... 32) */
+    int threads;              /* a few rows: a block's threads (FEW_THREADS) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
