@@ -589,7 +589,7 @@ Test(plan, on_a_tie_the_most_blocks)
 
 /* A few rows of C, estimated as README.md's "How the plan chooses" says: each wave of blocks
  * waits on its busiest SM's blocks after the first and on its threads' rounds of loads (rows
- * of B in pairs), or on its share of memory; each later wave's blocks add their starts; K in
+ * of B in pairs), or on its share of memory; each later wave adds a round of loads; K in
  * parts adds a hand-over and the last block's rounds over the parts' sums. The arithmetic,
  * written out again here. */
 static double few_rows_us(const step6_plan *p, int m, int n, int k, const plan_device *d)
@@ -603,7 +603,7 @@ static double few_rows_us(const step6_plan *p, int m, int n, int k, const plan_d
     int groups = FEW_THREADS(m) / (m * p->lanes);   /* threads a cell of sums, in the last block */
     double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8.0 * groups)) : 0.0;
     return PLAN_COSTS.launch_us + waves * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums +
-           later * p->blocks_per_sm * PLAN_COSTS.few_block_us;
+           later * r;
 }
 
 /* 2 x 18 x 11999 on an H100: 18 columns in 5 float4s, so 8 lanes (32 columns) a block and
@@ -639,13 +639,13 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     cr_expect(strstr(line, "a block of 256 threads 32 columns of C") && strstr(line, "parts, added up by the last block") &&
               strstr(line, "4-byte pieces") && strstr(line, "blocks an SM"), "%s", line);
     /* 8 x 32768 x 64: 512 blocks of 64 columns with K whole, 3 an SM (396 slots): two waves of two rounds, and the
-       second wave's three blocks' starts */
+       second wave's first round */
     p = step6_plan_for(8, 32768, 64, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect(p.found && p.lanes == 16 && p.tiles == 512 && p.blocks_per_sm == 3, "8x32768x64: %d lanes, %d an SM", p.lanes,
               p.blocks_per_sm);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 8, 32768, 64, h), 1e-9, "8x32768x64 est. %.2f us", p.est_us);
     cr_expect_geq(p.est_us, PLAN_COSTS.launch_us + 2 * (2 * PLAN_COSTS.few_block_us + 2 * PLAN_COSTS.few_round_us) +
-                  3 * PLAN_COSTS.few_block_us - 1e-9, "two waves of three blocks an SM, two rounds each");
+                  PLAN_COSTS.few_round_us - 1e-9, "two waves of three blocks an SM, two rounds each");
     /* K of 4: not a row of B for each of a block's 512 threads, so K whole only */
     p = step6_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows/parts2");
     cr_expect_not(p.found, "1x1x4 in 2 parts");

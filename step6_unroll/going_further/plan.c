@@ -75,14 +75,14 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     double mn = (double)m * n, memory = 4.0 * ((double)m * k + (double)k * n + mn) / PLAN_COSTS.bytes_per_us;
     if (p->kernel == KERNEL_FEW) {   /* a few rows: each wave waits on its busiest SM's blocks (after the first) and their
                                         threads' rounds of loads (rows of B in pairs, plan.h), or on a whole wave's memory;
-                                        a later wave's blocks add their starts; the last block adds the parts' sums up */
+                                        a later wave adds a round of loads; the last block adds the parts' sums up */
         double slots = (double)dev->sms * p->blocks_per_sm, r = PLAN_COSTS.few_round_us + m * PLAN_COSTS.few_row_us;
         double rows = ceil(ceil((double)k / p->parts) * p->lanes / p->threads), waves = ceil(p->blocks / slots);
         double per_sm = fmin(p->blocks_per_sm, cdiv(p->blocks, dev->sms)), groups = p->threads / (m * p->lanes);
         double wave = (per_sm - 1) * PLAN_COSTS.few_block_us + ceil(rows / 2) * r;
         double sums = p->parts > 1 ? PLAN_COSTS.few_sum_us + r * ceil(p->parts / (8 * groups)) : 0.0;
         return PLAN_COSTS.launch_us + waves * fmax(wave, memory * fmin(1.0, slots / p->blocks)) + sums +
-               (waves - 1) * p->blocks_per_sm * PLAN_COSTS.few_block_us;
+               (waves - 1) * r;
     }
     if (p->kernel >= KERNEL_ROWS) {   /* A, B and C moved once, at the memory's pace; a few columns: or each SM's blocks
                                          in rounds, a chunk of K at a time, at the pace of the blocks it holds at once */
