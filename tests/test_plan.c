@@ -164,7 +164,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                       p->k_tiles >= (wide ? 64LL : 8LL) * p->parts,
                   "%s: %d parts", where, p->parts);
         cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
-        cr_assert_geq(p->workspace_bytes, (size_t)p->parts * m * n * sizeof(float),
+        cr_assert_geq(p->workspace_bytes, (size_t)p->parts * SLICE_FLOATS(m, n) * sizeof(float),
                       "%s: workspace", where);
     }
     /* the parts' second kernel launched early (it waits for the first) only where there is one, on a device and
@@ -781,6 +781,10 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
                            "16-byte pieces, at least 2 blocks an SM (registers)");
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
+    /* 13 x 1907 = 24791 floats a part: each slice padded to 24792, so that every one starts a float4 */
+    p = step6_plan_for(13, 1907, 5074, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "32x128/parts16");
+    cr_expect_eq(p.parts, 16);
+    cr_expect_eq(p.workspace_bytes, (size_t)16 * 24792 * sizeof(float));
     p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "

@@ -60,7 +60,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
        twice the SMs), a count for each left-over tile (fewer than the SMs). */
     p->slots_bytes = p->runs ? (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float) : 0;
     p->workspace_bytes = p->runs ? p->slots_bytes + (size_t)dev->sms * sizeof(int)
-                         : p->parts > 1 ? (size_t)p->parts * m * n * sizeof(float) : 0;
+                         : p->parts > 1 ? (size_t)p->parts * SLICE_FLOATS(m, n) * sizeof(float) : 0;
 }
 
 /* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where clusters all start at once, its

@@ -168,6 +168,9 @@ typedef struct {
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
  * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
 enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 1024 };
+/* K in parts: each part's slice of the workspace, M x N floats padded to a multiple of 4 (the second kernel reads
+ * C and the slices as flat arrays, in float4s whatever N) */
+#define SLICE_FLOATS(m, n) (((size_t)(m) * (size_t)(n) + 3) / 4 * 4)
 /* Clusters launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
  * in clusters of 4 (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c
  * counts the busiest SM's share of this many blocks more; README.md, "How the plan chooses").

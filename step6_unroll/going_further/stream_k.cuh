@@ -140,8 +140,8 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
 // K IN PARTS. With fewer tiles than SMs and a deep K (256 x 256 x 16384 has 2 wide
 // tiles for 132 SMs), the tiles' K is cut instead: `parts` even runs of k-tiles a tile,
 // a block each, as many blocks as the SMs hold at once. Each part writes its sums into
-// its own M x N slice of the workspace (slice `part` of c here: the launch passes the
-// workspace, alpha = 1 and beta = 0); a second kernel (add_up_parts) adds the slices up,
+// its own slice of the workspace (slice `part` of c here, SLICE_FLOATS apart: the launch
+// passes the workspace, alpha = 1 and beta = 0); a second kernel (add_up_parts) adds the slices up,
 // in the same order every launch, for every element of C, with all the SMs, and writes C.
 // A split over a cluster (split_k.cuh) has at most 8 blocks a tile, and small ones; this
 // has any number, of any tile. The plan (plan.c) says which tile and how many parts.
@@ -175,39 +175,39 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(
         smem, a, b, m, n, k, K_PIPE_MAX > 1 ? mine : origin, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
-            float *slice = c + (size_t)(blockIdx.x % parts) * m * n;
+            float *slice = c + (size_t)(blockIdx.x % parts) * SLICE_FLOATS(m, n);
             store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
         });
 }
 
-// C = alpha (the parts' sums) + beta C. Every 4 consecutive elements of a row get `lanes`
-// threads of a warp (1 to 32): lane j adds parts j, j + lanes, ... in part order, 8 loads
-// in flight, then the lanes' sums meet by shuffles, in the same order every launch. One
-// thread for all the parts left a small C's few threads hundreds of loads deep
-// (16 x 16 x 65536: 64 threads for 512 parts).
-template <bool VEC>
+// C = alpha (the parts' sums) + beta C. C and each slice are read as one array of M x N
+// floats (row-major, no padding): every 4 consecutive elements get `lanes` threads of a
+// warp (1 to 32), whatever N, a float4 from each part; lane j adds parts j, j + lanes, ...
+// in part order, 8 loads in flight, then the lanes' sums meet by shuffles, in the same
+// order every launch. Row by row, N % 4 != 0 read a float at a time, and each 4-byte load
+// took a 32-byte sector of L2's (README, "K in parts"). One thread for all the parts left
+// a small C's few threads hundreds of loads deep (16 x 16 x 65536: 64 threads for 512 parts).
 __global__ void __launch_bounds__(256)
-add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
+add_up_parts(long long size, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cudaGridDependencySynchronize();   // launched early (plan.h, early): the parts' sums are all written
 #endif
-    int quads = (n + 3) / 4;
-    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, q = t / lanes;
-    bool inside = q < (long long)m * quads;   // the others still take part in the shuffles
-    int row = inside ? (int)(q / quads) : 0, col = inside ? (int)(q % quads) * 4 : 0;
-    size_t at = (size_t)row * n + col, slice = (size_t)m * n;
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, at = t / lanes * 4;
+    bool inside = at < size;   // the others still take part in the shuffles
+    int whole = inside && size - at >= 4, left = inside ? (int)fmin(4.0, (double)(size - at)) : 0;
+    size_t slice = SLICE_FLOATS(size, 1);
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll 8
     for (int p = (int)(t % lanes); inside && p < parts; p += lanes) {
         const float *s = sums + p * slice + at;
-        if (VEC) {
+        if (whole) {
             float4 x = __ldcg(reinterpret_cast<const float4 *>(s));
             v[0] += x.x; v[1] += x.y; v[2] += x.z; v[3] += x.w;
-        } else {
+        } else {   // C's last elements: M x N % 4 of them (the padding is never written)
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                v[j] += col + j < n ? __ldcg(s + j) : 0.0f;
+                v[j] += j < left ? __ldcg(s + j) : 0.0f;
         }
     }
     for (int width = lanes / 2; width > 0; width /= 2)
@@ -219,7 +219,10 @@ add_up_parts(int m, int n, float alpha, const float *sums, int parts, int lanes,
 #pragma unroll
     for (int j = 0; j < 4; j++)
         v[j] *= alpha;
-    store_c4<VEC>(c + at, v, col, n, beta);
+    if (whole)   // C's row 0 is 256-byte aligned: element 4i is a float4's first
+        store_c4<true>(c + at, v, 0, 4, beta);
+    else
+        store_c4<false>(c + at, v, 0, left, beta);
 }
 
 // Skinny shapes: with M or N of 64 or less, the tiles above pad C two to eight times over
@@ -236,7 +239,7 @@ static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TIL
               "plan.h's TRACK_TILES");
 
 // The parts, then their sum. The workspace (the harness's, allocated once, outside the
-// timed launches) holds `parts` slices of M x N.
+// timed launches) holds `parts` slices of M x N (plan.h, SLICE_FLOATS).
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
@@ -250,15 +253,15 @@ static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaS
     int lanes = 1;   // enough lanes for at most 8 parts each
     while (lanes < 32 && lanes * 8 < p.parts)
         lanes *= 2;
-    long long threads = (long long)g->m * ((g->n + 3) / 4) * lanes;
+    long long size = (long long)g->m * g->n, threads = (size + 3) / 4 * lanes;
     if (!p.early)
-        return launch_kernel(add_up_parts<PIECE == 4>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha, sums,
-                             p.parts, lanes, g->beta, g->c);
+        return launch_kernel(add_up_parts, (threads + 255) / 256, 256, 0, stream, size, g->alpha, sums, p.parts, lanes,
+                             g->beta, g->c);
     // Launched early (programmatic dependent launch): its blocks start as the parts' blocks have all begun, and
     // wait at cudaGridDependencySynchronize for their end, so its launch overlaps their work.
     cudaLaunchAttribute early[1];
     early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     early[0].val.programmaticStreamSerializationAllowed = 1;
-    return launch_kernel_with(early, add_up_parts<PIECE == 4>, (threads + 255) / 256, 256, 0, stream, g->m, g->n, g->alpha,
+    return launch_kernel_with(early, add_up_parts, (threads + 255) / 256, 256, 0, stream, size, g->alpha,
                               (const float *)sums, p.parts, lanes, g->beta, g->c);
 }
