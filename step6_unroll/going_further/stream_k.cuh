@@ -185,8 +185,8 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
 // warp (1 to 32), whatever N, a float4 from each part; lane j adds parts j, j + lanes, ...
 // in part order, 8 loads in flight, then the lanes' sums meet by shuffles, in the same
 // order every launch. Row by row, N % 4 != 0 read a float at a time, and each 4-byte load
-// took a 32-byte sector of L2's (README, "K in parts"). One thread for all the parts left
-// a small C's few threads hundreds of loads deep (16 x 16 x 65536: 64 threads for 512 parts).
+// took a 32-byte sector of L2's. One thread for all the parts left a small C's few threads
+// hundreds of loads deep (16 x 16 x 65536: 64 threads for 512 parts).
 __global__ void __launch_bounds__(256)
 add_up_parts(long long size, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
 {
