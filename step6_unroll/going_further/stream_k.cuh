@@ -195,12 +195,13 @@ add_up_parts(long long size, float alpha, const float *sums, int parts, int lane
 #endif
     long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, at = t / lanes * 4;
     bool inside = at < size;   // the others still take part in the shuffles
-    int whole = inside && size - at >= 4, left = inside ? (int)fmin(4.0, (double)(size - at)) : 0;
-    size_t slice = SLICE_FLOATS(size, 1);
+    int left = inside ? (int)min(4LL, size - at) : 0;   // C's elements this thread adds up
+    bool whole = left == 4;
+    size_t slice_floats = SLICE_FLOATS(size, 1);   // one part's slice to the next (plan.h)
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll 8
     for (int p = (int)(t % lanes); inside && p < parts; p += lanes) {
-        const float *s = sums + p * slice + at;
+        const float *s = sums + p * slice_floats + at;
         if (whole) {
             float4 x = __ldcg(reinterpret_cast<const float4 *>(s));
             v[0] += x.x; v[1] += x.y; v[2] += x.z; v[3] += x.w;
