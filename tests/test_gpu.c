@@ -450,7 +450,7 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
  * The plan (step6_unroll/going_further/plan.c) is a function of the problem and the device; these tests
  * ask it, for the GPU present, what step 6 must run, search shapes that reach each of its
  * choices (tile, split, runs of k-tiles, loop, copy width) at each part of the track, run
- * each at every stage count, and demand PASS and the plan's own kernel line. */
+ * each at every stage count it is built for, and demand PASS and the plan's own kernel line. */
 typedef struct {
     int m, n, k, track, unroll;
     step6_plan plan;   /* at 3 stages */
@@ -581,7 +581,7 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
             step6_plan p = step6_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
                                           sc->name[0] ? sc->name : NULL);
             if (!p.found)
-                continue;   /* the skinny shapes' tiles: not at one stage */
+                continue;   /* K in parts, the runs, the skinny tiles: at 3 stages only */
             step6_plan_describe(&p, expected, sizeof expected);
             const char *argv[20] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5", "--stages",
                                     stages, "--track", TRACK_NAMES[sc->track]};

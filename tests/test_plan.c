@@ -141,7 +141,7 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
     if (p->runs == 0)
         cr_assert_eq(p->blocks, p->tiles * p->split * p->parts, "%s: blocks", where);
     else {
-        cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K, "%s: runs", where);
+        cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K && p->stages == 3, "%s: runs", where);
         long long left = p->tiles - p->blocks;
         cr_assert(left > 0 && left < dev.sms && p->blocks % dev.sms == 0 && p->blocks > 0,
                   "%s: %lld tiles left after %lld", where, left, p->blocks);
@@ -153,14 +153,14 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert_geq(p->slots_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
                       "%s: slots", where);
     }
-    /* K in parts: warp tiles in parts of 8 k-tiles or more, or wide tiles in
-       their lean loop in parts of 64 or more; K whole otherwise, all the blocks
-       at once, a slice of the workspace for each part */
+    /* K in parts: at 3 stages (the kernels built), warp tiles in parts of 8 k-tiles or
+       more, or wide tiles in their lean loop in parts of 64 or more; K whole otherwise,
+       all the blocks at once, a slice of the workspace for each part */
     cr_assert_geq(p->parts, 1, "%s: parts", where);
     if (p->parts > 1) {
         int wide = p->kernel == KERNEL_WIDE;
         cr_assert((p->kernel == KERNEL_WARP || (wide && p->tile == TILE_WIDE && p->loop == LOOP_LEAN)) &&
-                      track >= TRACK_STREAM_K && p->split == 1 && p->runs == 0 &&
+                      track >= TRACK_STREAM_K && p->stages == 3 && p->split == 1 && p->runs == 0 &&
                       p->k_tiles >= (wide ? 64LL : 8LL) * p->parts,
                   "%s: %d parts", where, p->parts);
         cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
@@ -170,10 +170,10 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
     /* the parts' second kernel launched early (it waits for the first) only where there is one, on a device and
        binary of sm_90 on: where clusters are */
     cr_assert_eq(p->early, dev.clusters && p->parts > 1 && p->kernel != KERNEL_FEW, "%s: early", where);
-    /* the skinny shapes' tiles: through a ring of stages unrolled; 32 x 128 with K in parts
+    /* the skinny shapes' tiles: through 3 stages unrolled; 32 x 128 with K in parts
        only (128 x 64 and 128 x 32 with K whole too) */
     if (p->tile == TILE_TALL || p->tile == TILE_SHORT || p->tile == TILE_NARROW)
-        cr_assert((p->parts > 1 || p->tile != TILE_SHORT) && p->stages > 1 && p->loop == LOOP_UNROLLED &&
+        cr_assert((p->parts > 1 || p->tile != TILE_SHORT) && p->stages == 3 && p->loop == LOOP_UNROLLED &&
                       unroll != UNROLL_NO, "%s: tile %dx%d", where, t->bm, t->bn);
     /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
     cr_assert(p->blocks > 0 && p->blocks <= 2147483647LL, "%s: %lld blocks", where, p->blocks);
@@ -796,9 +796,19 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     cr_expect_not(p.found);
     p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x128/parts66");
     cr_expect(p.kernel == KERNEL_WARP && p.tile == TILE_LARGE && p.parts == 66 && p.loop == LOOP_UNROLLED);
-    p = step6_plan_for(2047, 2500, 1001, 4, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
+    p = step6_plan_for(2047, 2500, 1001, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
     step6_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
-                           "112 runs of k-tiles, 4 stages, the stage loop unrolled, B copied and C stored in 16-byte "
+                           "112 runs of k-tiles, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte "
                            "pieces, at least 1 block an SM (registers)");
+    /* the runs, K in parts and the skinny tiles are built for 3 stages alone: at 1, 2 and 4 none is a candidate */
+    const char *three_only[] = {"128x256/runs", "128x128/parts66", "128x256/parts66", "128x64", "128x32"};
+    for (int stages = 1; stages <= 4; stages++)
+        for (size_t i = 0; i < sizeof three_only / sizeof three_only[0]; i++) {
+            int m = i < 1 ? 2047 : i < 3 ? 256 : 8192, n = i < 1 ? 2500 : i < 3 ? 256 : i < 4 ? 64 : 32;
+            p = step6_plan_for(m, n, i < 1 ? 1001 : 65536, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
+                               three_only[i]);
+            cr_expect_eq(p.found, stages == 3, "%s at %d stages: %s", three_only[i], stages,
+                         p.found ? "a candidate" : "none");
+        }
 }

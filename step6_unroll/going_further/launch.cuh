@@ -38,29 +38,38 @@ static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStr
     }
 }
 
+// K in parts (stream_k.cuh): built for 3 stages only, as the runs and the skinny shapes' tiles (plan.c).
+template <bool UNROLLED, int PIECE>
+static cudaError_t launch_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+{
+    constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
+    switch (p.tile) {
+    case TILE_LARGE: return launch_k_parts<warp_large, 3, LOOP, PIECE>(g, p, stream);
+    case TILE_MID: return launch_k_parts<warp_mid, 3, LOOP, PIECE>(g, p, stream);
+    case TILE_SMALL: return launch_k_parts<warp_small, 3, LOOP, PIECE>(g, p, stream);
+    case TILE_WIDE:   // in the lean loop only (plan.c)
+        if constexpr (UNROLLED)
+            return launch_k_parts<wide, 3, LOOP_LEAN, PIECE>(g, p, stream);
+        return cudaErrorInvalidValue;
+    default:   // the skinny shapes' tiles: unrolled (plan.c)
+        if constexpr (UNROLLED)
+            switch (p.tile) {
+            case TILE_TALL: return launch_k_parts<warp_tall, 3, LOOP, PIECE>(g, p, stream);
+            case TILE_SHORT: return launch_k_parts<warp_short, 3, LOOP, PIECE>(g, p, stream);
+            case TILE_NARROW: return launch_k_parts<warp_narrow, 3, LOOP, PIECE>(g, p, stream);
+            default: break;
+            }
+        return cudaErrorInvalidValue;
+    }
+}
+
 template <int K_PIPE_MAX, bool UNROLLED, int PIECE>
 static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    if (p.parts > 1) {   // K in parts (stream_k.cuh)
-        constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
-        switch (p.tile) {
-        case TILE_LARGE: return launch_k_parts<warp_large, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-        case TILE_MID: return launch_k_parts<warp_mid, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-        case TILE_SMALL: return launch_k_parts<warp_small, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-        case TILE_WIDE:   // in the lean loop only (plan.c)
-            if constexpr (UNROLLED)
-                return launch_k_parts<wide, K_PIPE_MAX, LOOP_LEAN, PIECE>(g, p, stream);
-            return cudaErrorInvalidValue;
-        default:   // the skinny shapes' tiles: a ring of stages, unrolled (plan.c)
-            if constexpr (UNROLLED && K_PIPE_MAX > 1)
-                switch (p.tile) {
-                case TILE_TALL: return launch_k_parts<warp_tall, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-                case TILE_SHORT: return launch_k_parts<warp_short, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-                case TILE_NARROW: return launch_k_parts<warp_narrow, K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
-                default: break;
-                }
-            return cudaErrorInvalidValue;
-        }
+    if (p.parts > 1) {
+        if constexpr (K_PIPE_MAX == 3)
+            return launch_parts<UNROLLED, PIECE>(g, p, stream);
+        return cudaErrorInvalidValue;
     }
     switch (p.kernel) {
     case KERNEL_WARP:
@@ -68,7 +77,7 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
             return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
         if (p.tile == TILE_MID)
             return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, PIECE, 4>(g, p, stream);
-        if constexpr (UNROLLED && K_PIPE_MAX > 1) {   // the narrow and tall tiles: a ring of stages, unrolled (plan.c)
+        if constexpr (UNROLLED && K_PIPE_MAX == 3) {   // the narrow and tall tiles: 3 stages, unrolled (plan.c)
             if (p.tile == TILE_NARROW)
                 return launch_warp_tiles<warp_narrow, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
             if (p.tile == TILE_TALL)

@@ -164,8 +164,8 @@ static void offer_parts(search *s, step6_plan c, long long from)
         c.parts = (int)p, offer(s, c, 0);
 }
 
-/* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). The skinny shapes' three
- * are built for a ring of stages, unrolled: not for one stage or --unroll no (each kernel built is build time). */
+/* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). Parts, runs and the skinny
+ * tiles are built for 3 stages alone (skinny: unrolled, not --unroll no): each kernel built is build time. */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
 static void offer_all(search *s, const step6_plan *base, int unroll)
@@ -182,7 +182,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     if (base->track >= TRACK_WIDE_TILES) {   /* wide tiles, the last wave in runs or not */
         c.kernel = KERNEL_WIDE, c.tile = TILE_WIDE;
         offer(s, c, 0);
-        if (base->track >= TRACK_STREAM_K)
+        if (base->track >= TRACK_STREAM_K && base->stages == 3)   /* the runs: 3 stages only (below) */
             offer(s, c, 1);
     }
     if (base->track < TRACK_STREAM_K)
@@ -194,10 +194,10 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
                     c.lanes = l, c.threads = FEW_THREADS(s->m), first = 0, offer_parts(s, c, 1);
         } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_COLS ? s->n > 1 && s->n <= COL_MAX_N : s->k == 1)
             offer(s, c, 0);
-    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* tiles, K in parts */
+    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0] && base->stages == 3; i++) {   /* K in parts */
         tile_id t = PART_TILES[i];
         int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
-        if ((wide && unroll == UNROLL_YES) || (skinny && (unroll == UNROLL_NO || base->stages < 2)))
+        if ((wide && unroll == UNROLL_YES) || (skinny && unroll == UNROLL_NO))
             continue;
         c.kernel = wide ? KERNEL_WIDE : KERNEL_WARP, c.tile = t;
         offer_parts(s, c, t == TILE_NARROW || t == TILE_TALL ? 1 : 2);   /* K whole first */

@@ -53,8 +53,8 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {64, 64, 8, 32, 32, 8, 4, 128, 4},    /* TILE_SMALL */
     /* wide tiles: 128 accumulators a thread, one block an SM */
     {128, 256, 8, 64, 64, 16, 8, 256, 1}, /* TILE_WIDE */
-    /* skinny shapes' warp tiles: N of 64 or less, K whole too; M of 32 or less, for K in
-       parts only; N of 32 or less, K whole too, k-tiles 16 deep */
+    /* skinny shapes' warp tiles, at 3 stages only: N of 64 or less, K whole too; M of 32 or
+       less, for K in parts only; N of 32 or less, K whole too, k-tiles 16 deep */
     {128, 64, 8, 64, 32, 8, 8, 128, 4},   /* TILE_TALL */
     {32, 128, 8, 32, 64, 8, 8, 64, 8},    /* TILE_SHORT */
     {128, 32, 16, 32, 32, 8, 4, 128, 4},  /* TILE_NARROW */
@@ -121,14 +121,15 @@ typedef struct {
     long long k_tiles;        /* k-tiles of one tile's K */
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
-                                 kernel (stream_k.cuh), or, a few rows, by the last block; 1: none */
+                                 kernel (stream_k.cuh, at 3 stages only), or, a few rows, by the
+                                 last block; 1: none */
     int early;                /* 1: that second kernel is launched before the first ends, and waits
                                  for it (a device and binary of sm_90 on, as clusters) */
     int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's
                                  columns, in float4s (1 ... 32) */
     int threads;              /* a few rows: a block's threads (FEW_THREADS) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
-                                 k-tiles (stream-K); 0: none */
+                                 k-tiles (stream-K, at 3 stages only); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
     size_t workspace_bytes;   /* device memory the runs hand partial sums over in; 0: none */
     size_t slots_bytes;       /* of it, the slots of partial sums; a count for each tile follows */

@@ -128,13 +128,16 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
     cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
     if (err != cudaSuccess || p.runs == 0)
         return err;
-    float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
-    if (err != cudaSuccess)
-        return err;
-    tail_schedule work = {(int)p.blocks, p.runs, (p.tiles - p.blocks) * p.k_tiles};
-    return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, PIECE>, p.runs, wide::THREADS, p.smem_bytes, stream,
-                         g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
-                         (int *)(slots + p.slots_bytes / sizeof(float)));
+    if constexpr (K_PIPE_MAX == 3) {   // the runs are built for 3 stages only (plan.c)
+        float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
+        if (err != cudaSuccess)
+            return err;
+        tail_schedule work = {(int)p.blocks, p.runs, (p.tiles - p.blocks) * p.k_tiles};
+        return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, PIECE>, p.runs, wide::THREADS, p.smem_bytes,
+                             stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
+                             (int *)(slots + p.slots_bytes / sizeof(float)));
+    }
+    return cudaErrorInvalidValue;
 }
 
 // K IN PARTS. With fewer tiles than SMs and a deep K (256 x 256 x 16384 has 2 wide
@@ -166,14 +169,14 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     // out anew: kept in registers through the main loop, they made the kernel spill (as in
     // sgemm_warp_tiles). The copies start from each thread's own origin (`mine`): from the
     // one read back, the 128 x 128 tiles' loop at 3 stages took 5% more issue cycles
-    // (sm_90). At one stage they start from the one read back: `mine` there spilled.
+    // (sm_90). K in parts is built for 3 stages only (plan.c).
     __shared__ int2 origin;
     int2 mine = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
         origin = mine;
     __syncthreads();
     wide_tile<CFG, K_PIPE_MAX, LOOP, PIECE>(
-        smem, a, b, m, n, k, K_PIPE_MAX > 1 ? mine : origin, k0, end - first, first == 0 ? k_first : BK,
+        smem, a, b, m, n, k, mine, k0, end - first, first == 0 ? k_first : BK,
         [&](float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off) {
             float *slice = c + (size_t)(blockIdx.x % parts) * SLICE_FLOATS(m, n);
             store_warp_tile<CFG, PIECE>(acc, smem, a_off, b_off, m, n, alpha, beta, slice, origin.x, origin.y);
