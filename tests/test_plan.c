@@ -133,15 +133,15 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         return;
     }
     cr_assert_eq(p->tiles, cdiv(m, t->bm) * cdiv(n, t->bn), "%s: tiles", where);
-    /* B's copies: 16 bytes where N % 4 == 0, 8 where N is even (at 3 stages, --unroll not no), else 4 */
-    cr_assert_eq(p->vec, n % 4 == 0 ? 16 : n % 2 == 0 && p->stages == 3 && unroll != UNROLL_NO ? 8 : 4,
+    /* B's copies: 16 bytes where N % 4 == 0, 8 where N is even (at TRACK_STAGES, --unroll not no), else 4 */
+    cr_assert_eq(p->vec, n % 4 == 0 ? 16 : n % 2 == 0 && p->stages == TRACK_STAGES && unroll != UNROLL_NO ? 8 : 4,
                  "%s: %d-byte copies of B", where, p->vec);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
     if (p->runs == 0)
         cr_assert_eq(p->blocks, p->tiles * p->split * p->parts, "%s: blocks", where);
     else {
-        cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K && p->stages == 3, "%s: runs", where);
+        cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K && p->stages == TRACK_STAGES, "%s: runs", where);
         long long left = p->tiles - p->blocks;
         cr_assert(left > 0 && left < dev.sms && p->blocks % dev.sms == 0 && p->blocks > 0,
                   "%s: %lld tiles left after %lld", where, left, p->blocks);
@@ -153,14 +153,14 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
         cr_assert_geq(p->slots_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
                       "%s: slots", where);
     }
-    /* K in parts: at 3 stages (the kernels built), warp tiles in parts of 8 k-tiles or
+    /* K in parts: at TRACK_STAGES (the kernels built), warp tiles in parts of 8 k-tiles or
        more, or wide tiles in their lean loop in parts of 64 or more; K whole otherwise,
        all the blocks at once, a slice of the workspace for each part */
     cr_assert_geq(p->parts, 1, "%s: parts", where);
     if (p->parts > 1) {
         int wide = p->kernel == KERNEL_WIDE;
         cr_assert((p->kernel == KERNEL_WARP || (wide && p->tile == TILE_WIDE && p->loop == LOOP_LEAN)) &&
-                      track >= TRACK_STREAM_K && p->stages == 3 && p->split == 1 && p->runs == 0 &&
+                      track >= TRACK_STREAM_K && p->stages == TRACK_STAGES && p->split == 1 && p->runs == 0 &&
                       p->k_tiles >= (wide ? 64LL : 8LL) * p->parts,
                   "%s: %d parts", where, p->parts);
         cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
@@ -170,10 +170,10 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
     /* the parts' second kernel launched early (it waits for the first) only where there is one, on a device and
        binary of sm_90 on: where clusters are */
     cr_assert_eq(p->early, dev.clusters && p->parts > 1 && p->kernel != KERNEL_FEW, "%s: early", where);
-    /* the skinny shapes' tiles: through 3 stages unrolled; 32 x 128 with K in parts
+    /* the skinny shapes' tiles: through TRACK_STAGES unrolled; 32 x 128 with K in parts
        only (128 x 64 and 128 x 32 with K whole too) */
     if (p->tile == TILE_TALL || p->tile == TILE_SHORT || p->tile == TILE_NARROW)
-        cr_assert((p->parts > 1 || p->tile != TILE_SHORT) && p->stages == 3 && p->loop == LOOP_UNROLLED &&
+        cr_assert((p->parts > 1 || p->tile != TILE_SHORT) && p->stages == TRACK_STAGES && p->loop == LOOP_UNROLLED &&
                       unroll != UNROLL_NO, "%s: tile %dx%d", where, t->bm, t->bn);
     /* the first launch's grid (x) holds at most 2^31 - 1 blocks */
     cr_assert(p->blocks > 0 && p->blocks <= 2147483647LL, "%s: %lld blocks", where, p->blocks);
@@ -801,14 +801,22 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
                            "112 runs of k-tiles, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte "
                            "pieces, at least 1 block an SM (registers)");
-    /* the runs, K in parts and the skinny tiles are built for 3 stages alone: at 1, 2 and 4 none is a candidate */
-    const char *three_only[] = {"128x256/runs", "128x128/parts66", "128x256/parts66", "128x64", "128x32"};
+}
+
+/* K in parts, the runs and the skinny shapes' tiles are built for TRACK_STAGES alone (plan.h): at
+ * every other stage count none of them is a candidate, even by name. */
+Test(plan, parts_runs_and_skinny_tiles_only_at_the_tracks_stages)
+{
+    static const struct {
+        const char *name;
+        int m, n, k;
+    } built[] = {{"128x256/runs", 2047, 2500, 1001}, {"128x128/parts66", 256, 256, 65536},
+                 {"128x256/parts66", 256, 256, 65536}, {"128x64", 8192, 64, 65536}, {"128x32", 8192, 32, 65536}};
     for (int stages = 1; stages <= 4; stages++)
-        for (size_t i = 0; i < sizeof three_only / sizeof three_only[0]; i++) {
-            int m = i < 1 ? 2047 : i < 3 ? 256 : 8192, n = i < 1 ? 2500 : i < 3 ? 256 : i < 4 ? 64 : 32;
-            p = step6_plan_for(m, n, i < 1 ? 1001 : 65536, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
-                               three_only[i]);
-            cr_expect_eq(p.found, stages == 3, "%s at %d stages: %s", three_only[i], stages,
+        for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
+            step6_plan p = step6_plan_for(built[i].m, built[i].n, built[i].k, stages, TRACK_STREAM_K,
+                                          UNROLL_AS_PLANNED, hopper(), built[i].name);
+            cr_expect_eq(p.found, stages == TRACK_STAGES, "%s at %d stages: %s", built[i].name, stages,
                          p.found ? "a candidate" : "none");
         }
 }

@@ -38,25 +38,25 @@ static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStr
     }
 }
 
-// K in parts (stream_k.cuh): built for 3 stages only, as the runs and the skinny shapes' tiles (plan.c).
+// K in parts (stream_k.cuh), built for TRACK_STAGES alone (plan.h).
 template <bool UNROLLED, int PIECE>
 static cudaError_t launch_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
     switch (p.tile) {
-    case TILE_LARGE: return launch_k_parts<warp_large, 3, LOOP, PIECE>(g, p, stream);
-    case TILE_MID: return launch_k_parts<warp_mid, 3, LOOP, PIECE>(g, p, stream);
-    case TILE_SMALL: return launch_k_parts<warp_small, 3, LOOP, PIECE>(g, p, stream);
+    case TILE_LARGE: return launch_k_parts<warp_large, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
+    case TILE_MID: return launch_k_parts<warp_mid, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
+    case TILE_SMALL: return launch_k_parts<warp_small, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
     case TILE_WIDE:   // in the lean loop only (plan.c)
         if constexpr (UNROLLED)
-            return launch_k_parts<wide, 3, LOOP_LEAN, PIECE>(g, p, stream);
+            return launch_k_parts<wide, TRACK_STAGES, LOOP_LEAN, PIECE>(g, p, stream);
         return cudaErrorInvalidValue;
     default:   // the skinny shapes' tiles: unrolled (plan.c)
         if constexpr (UNROLLED)
             switch (p.tile) {
-            case TILE_TALL: return launch_k_parts<warp_tall, 3, LOOP, PIECE>(g, p, stream);
-            case TILE_SHORT: return launch_k_parts<warp_short, 3, LOOP, PIECE>(g, p, stream);
-            case TILE_NARROW: return launch_k_parts<warp_narrow, 3, LOOP, PIECE>(g, p, stream);
+            case TILE_TALL: return launch_k_parts<warp_tall, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
+            case TILE_SHORT: return launch_k_parts<warp_short, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
+            case TILE_NARROW: return launch_k_parts<warp_narrow, TRACK_STAGES, LOOP, PIECE>(g, p, stream);
             default: break;
             }
         return cudaErrorInvalidValue;
@@ -67,7 +67,7 @@ template <int K_PIPE_MAX, bool UNROLLED, int PIECE>
 static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
     if (p.parts > 1) {
-        if constexpr (K_PIPE_MAX == 3)
+        if constexpr (K_PIPE_MAX == TRACK_STAGES)
             return launch_parts<UNROLLED, PIECE>(g, p, stream);
         return cudaErrorInvalidValue;
     }
@@ -77,7 +77,7 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
             return launch_warp_tiles<warp_large, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
         if (p.tile == TILE_MID)
             return launch_split<warp_mid, K_PIPE_MAX, UNROLLED, PIECE, 4>(g, p, stream);
-        if constexpr (UNROLLED && K_PIPE_MAX == 3) {   // the narrow and tall tiles: 3 stages, unrolled (plan.c)
+        if constexpr (UNROLLED && K_PIPE_MAX == TRACK_STAGES) {   // the narrow and tall tiles, unrolled (plan.h)
             if (p.tile == TILE_NARROW)
                 return launch_warp_tiles<warp_narrow, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
             if (p.tile == TILE_TALL)
@@ -92,12 +92,12 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
 }
 
 // B copied in 16-, 8- or 4-byte pieces (p.vec bytes): each a kernel of its own. The 8-byte
-// ones are built for 3 stages and unrolled (or lean) loops only: each kernel built is build
-// time, and the plan asks for them nowhere else (plan.c).
+// ones are built for TRACK_STAGES and unrolled (or lean) loops only: each kernel built is
+// build time, and the plan asks for them nowhere else (plan.h).
 template <int K_PIPE_MAX, bool UNROLLED>
 static cudaError_t launch_pieces(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
-    if constexpr (K_PIPE_MAX == 3 && UNROLLED)
+    if constexpr (K_PIPE_MAX == TRACK_STAGES && UNROLLED)
         if (p.vec == 8)
             return launch_planned<K_PIPE_MAX, UNROLLED, 2>(g, p, stream);
     return p.vec == 16 ? launch_planned<K_PIPE_MAX, UNROLLED, 4>(g, p, stream)

@@ -52,7 +52,8 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     long long left = p->tiles % dev->sms, pieces = (long long)fmin(p->k_tiles, MAX_PIECES);
     p->runs = with_runs && p->tiles >= dev->sms && left ? (int)fmin(left * pieces, dev->sms) : 0;
     p->blocks = p->runs ? p->tiles - p->tiles % dev->sms : p->tiles * p->split * p->parts;
-    p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile), p->vec = p->vec == 8 && p->stages != 3 ? 4 : p->vec;
+    p->smem_bytes = (size_t)p->stages * stage_bytes(p->tile);
+    p->vec = p->vec == 8 && p->stages != TRACK_STAGES ? 4 : p->vec;   /* 8-byte copies: built there alone (plan.h) */
     if (p->split > 1)   /* the partial tiles are added up over the stages, and may need more */
         p->smem_bytes = (size_t)fmax(p->smem_bytes, (double)t->bm * t->bn * sizeof(float));
     p->blocks_per_sm = blocks_per_sm(t->threads, t->min_blocks, p->smem_bytes, dev, &p->limit);
@@ -164,8 +165,7 @@ static void offer_parts(search *s, step6_plan c, long long from)
         c.parts = (int)p, offer(s, c, 0);
 }
 
-/* The warp tiles K in parts may take (128 x 64 and 128 x 32 K whole too: counts from 1). Parts, runs and the skinny
- * tiles are built for 3 stages alone (skinny: unrolled, not --unroll no): each kernel built is build time. */
+/* The tiles K in parts may take, at TRACK_STAGES (plan.h): 128 x 64 and 128 x 32 K whole too (counts from 1). */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
 static void offer_all(search *s, const step6_plan *base, int unroll)
@@ -182,7 +182,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     if (base->track >= TRACK_WIDE_TILES) {   /* wide tiles, the last wave in runs or not */
         c.kernel = KERNEL_WIDE, c.tile = TILE_WIDE;
         offer(s, c, 0);
-        if (base->track >= TRACK_STREAM_K && base->stages == 3)   /* the runs: 3 stages only (below) */
+        if (base->track >= TRACK_STREAM_K && base->stages == TRACK_STAGES)   /* the runs (plan.h) */
             offer(s, c, 1);
     }
     if (base->track < TRACK_STREAM_K)
@@ -194,7 +194,7 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
                     c.lanes = l, c.threads = FEW_THREADS(s->m), first = 0, offer_parts(s, c, 1);
         } else if (c.kernel == KERNEL_ROWS ? s->n == 1 : c.kernel == KERNEL_COLS ? s->n > 1 && s->n <= COL_MAX_N : s->k == 1)
             offer(s, c, 0);
-    for (size_t i = 0; i < sizeof PART_TILES / sizeof PART_TILES[0] && base->stages == 3; i++) {   /* K in parts */
+    for (size_t i = 0; base->stages == TRACK_STAGES && i < sizeof PART_TILES / sizeof PART_TILES[0]; i++) {   /* parts */
         tile_id t = PART_TILES[i];
         int wide = t == TILE_WIDE, skinny = t >= TILE_TALL && !wide;
         if ((wide && unroll == UNROLL_YES) || (skinny && unroll == UNROLL_NO))

@@ -53,7 +53,7 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {64, 64, 8, 32, 32, 8, 4, 128, 4},    /* TILE_SMALL */
     /* wide tiles: 128 accumulators a thread, one block an SM */
     {128, 256, 8, 64, 64, 16, 8, 256, 1}, /* TILE_WIDE */
-    /* skinny shapes' warp tiles, at 3 stages only: N of 64 or less, K whole too; M of 32 or
+    /* skinny shapes' warp tiles, at TRACK_STAGES only: N of 64 or less, K whole too; M of 32 or
        less, for K in parts only; N of 32 or less, K whole too, k-tiles 16 deep */
     {128, 64, 8, 64, 32, 8, 8, 128, 4},   /* TILE_TALL */
     {32, 128, 8, 32, 64, 8, 8, 64, 8},    /* TILE_SHORT */
@@ -114,14 +114,14 @@ typedef struct {
     int stages_asked;
     int blocks_per_sm;        /* blocks of the first launch an SM holds at once */
     const char *limit;        /* what sets blocks_per_sm (fit_blocks_per_sm) */
-    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0, C stored so too), 8 (N even, at 3 stages
+    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0, C stored so too), 8 (N even, at TRACK_STAGES
                                  and --unroll not no: the kernels built), 4 */
     int split;                /* blocks sharing a tile's K (one cluster); 1: K whole */
     long long tiles;          /* tiles of C */
     long long k_tiles;        /* k-tiles of one tile's K */
     long long blocks;         /* blocks of the first launch */
     int parts;                /* K in this many parts a tile, a block each, added up by a second
-                                 kernel (stream_k.cuh, at 3 stages only), or, a few rows, by the
+                                 kernel (stream_k.cuh, at TRACK_STAGES), or, a few rows, by the
                                  last block; 1: none */
     int early;                /* 1: that second kernel is launched before the first ends, and waits
                                  for it (a device and binary of sm_90 on, as clusters) */
@@ -129,7 +129,7 @@ typedef struct {
                                  columns, in float4s (1 ... 32) */
     int threads;              /* a few rows: a block's threads (FEW_THREADS) */
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
-                                 k-tiles (stream-K, at 3 stages only); 0: none */
+                                 k-tiles (stream-K, at TRACK_STAGES); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
     size_t workspace_bytes;   /* device memory the runs hand partial sums over in; 0: none */
     size_t slots_bytes;       /* of it, the slots of partial sums; a count for each tile follows */
@@ -169,6 +169,11 @@ typedef struct {
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
  * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
 enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 1024 };
+/* The stage count (step 6's default) that K in parts, the runs, the skinny shapes' tiles (their
+ * loop unrolled: not for --unroll no) and B's 8-byte copies are built for, alone: each kernel
+ * built is build time. At other counts the plan has the warp and wide tiles, K whole or split,
+ * B in 4-byte copies where N % 4 != 0. */
+enum { TRACK_STAGES = 3 };
 /* K in parts: each part's slice of the workspace, M x N floats padded to a multiple of 4 (the second kernel reads
  * C and the slices as flat arrays, in float4s whatever N) */
 #define SLICE_FLOATS(m, n) (((size_t)(m) * (size_t)(n) + 3) / 4 * 4)

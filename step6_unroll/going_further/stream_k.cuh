@@ -128,7 +128,7 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
     cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
     if (err != cudaSuccess || p.runs == 0)
         return err;
-    if constexpr (K_PIPE_MAX == 3) {   // the runs are built for 3 stages only (plan.c)
+    if constexpr (K_PIPE_MAX == TRACK_STAGES) {   // the runs: built for these stages alone (plan.h)
         float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
         if (err != cudaSuccess)
             return err;
@@ -169,7 +169,7 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     // out anew: kept in registers through the main loop, they made the kernel spill (as in
     // sgemm_warp_tiles). The copies start from each thread's own origin (`mine`): from the
     // one read back, the 128 x 128 tiles' loop at 3 stages took 5% more issue cycles
-    // (sm_90). K in parts is built for 3 stages only (plan.c).
+    // (sm_90). K in parts is built for TRACK_STAGES alone (plan.h).
     __shared__ int2 origin;
     int2 mine = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
