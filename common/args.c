@@ -176,6 +176,7 @@ void print_usage(FILE *out, const char *prog, const step_info *step)
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
     if (step->track)
         fprintf(out, "       %*s [--track PART] [--unroll yes|no] [--plan NAME]\n", (int)strlen(prog), "");
+    fprintf(out, "       %*s [--then M [N K] [options] ...]\n", (int)strlen(prog), "");
 }
 
 void print_help(FILE *out, const char *prog, const step_info *step)
@@ -224,7 +225,11 @@ void print_help(FILE *out, const char *prog, const step_info *step)
                      "                  for the problem on this GPU\n",
                 track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
     }
-    fprintf(out, "  --describe      print one line of key=value words for tools (name, max_stages,\n"
+    fprintf(out, "  --then ...      another problem after this one, with sizes and options of its\n"
+                 "                  own (none carry over), run in the same process as a program\n"
+                 "                  calls a library: what a launch keeps meets the next one;\n"
+                 "                  each gets its report, and a wrong one makes the exit code 1\n"
+                 "  --describe      print one line of key=value words for tools (name, max_stages,\n"
                  "                  default_stages, kernel_choice, track, tiles, commit, shapes,\n"
                  "                  and what the figures draw) and exit, touching no GPU\n"
                  "  --help, -h      this text\n\n"

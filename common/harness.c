@@ -99,22 +99,27 @@ static int check_fits(const char *prog, const step_info *step, const run_config 
 
 enum { RUN_GOES_ON = -1 };
 
-/* The command line, checked before the GPU is touched: the exit code of a usage error or
- * of --help, or RUN_GOES_ON. */
-static int read_command_line(harness_run *run, int argc, char **argv, const char *prog)
+/* One problem's command line (argv[0] the program), checked before the GPU is touched: the
+ * exit code of a usage error or of --help, or RUN_GOES_ON. `problem` of `problems` names it in
+ * an error, where the command line holds several (--then). */
+static int read_command_line(run_config *cfg, const step_info *step, int argc, char **argv, const char *prog,
+                             int problem, int problems)
 {
-    char err[512];
-    if (parse_args(argc, argv, run->step, &run->cfg, err, sizeof err))
-        return usage_error(prog, run->step, err);
-    if (run->cfg.help) {
-        print_help(stdout, prog, run->step);
+    char err[512], msg[600];
+    if (parse_args(argc, argv, step, cfg, err, sizeof err)) {
+        if (problems > 1)
+            snprintf(msg, sizeof msg, "problem %d of %d (--then): %s", problem + 1, problems, err);
+        return usage_error(prog, step, problems > 1 ? msg : err);
+    }
+    if (cfg->help) {
+        print_help(stdout, prog, step);
         return EXIT_PASS;
     }
-    if (run->cfg.describe) {
-        args_print_describe(run->step);
+    if (cfg->describe) {
+        args_print_describe(step);
         return EXIT_PASS;
     }
-    return check_fits(prog, run->step, &run->cfg, NULL) ? EXIT_USAGE : RUN_GOES_ON;
+    return check_fits(prog, step, cfg, NULL) ? EXIT_USAGE : RUN_GOES_ON;
 }
 
 /* The inputs on the host and the GPU, and the two launches on them: the step into C,
@@ -186,22 +191,17 @@ static check_result compare_with_cublas(harness_run *run, const float *c)
 
 /* ---- the phases ---- */
 
-/* Prepare: the command line, the device, whether the problem fits in it, the inputs.
- * Returns RUN_GOES_ON, or the exit code to stop with. */
-static int prepare(harness_run *run, int argc, char **argv, const step_info *step)
+/* Prepare: the device, whether the problem fits in it, the inputs. Returns RUN_GOES_ON, or
+ * the exit code to stop with. */
+static int prepare(harness_run *run, const char *prog)
 {
-    const char *prog = argc > 0 ? argv[0] : step->name;
-    run->step = step;
-    int rc = read_command_line(run, argc, argv, prog);
-    if (rc != RUN_GOES_ON)
-        return rc;
     device_open(&run->dev);   /* from here on the GPU is used */
-    if (check_fits(prog, step, &run->cfg, &run->dev))
+    if (check_fits(prog, run->step, &run->cfg, &run->dev))
         return EXIT_USAGE;
     set_up_problem(run);
     char why[512];
-    if (step->refuse && step->refuse(&run->step_run.args, why, sizeof why))
-        return usage_error(prog, step, why);
+    if (run->step->refuse && run->step->refuse(&run->step_run.args, why, sizeof why))
+        return usage_error(prog, run->step, why);
     return RUN_GOES_ON;
 }
 
@@ -265,10 +265,11 @@ static void report(harness_run *run, run_report *rep)
         print_report(stdout, rep);
 }
 
-int harness_main(int argc, char **argv, const step_info *step)
+/* One problem, from prepare to report: its exit code. */
+static int run_problem(const step_info *step, const run_config *cfg, const char *prog)
 {
-    harness_run run;
-    int rc = prepare(&run, argc, argv, step);
+    harness_run run = {.step = step, .cfg = *cfg};
+    int rc = prepare(&run, prog);
     if (rc != RUN_GOES_ON)
         return rc;
     run_report rep = {.step = step, .cfg = &run.cfg, .dev = &run.dev};
@@ -277,6 +278,46 @@ int harness_main(int argc, char **argv, const step_info *step)
     time_launches(&run, &rep);
     report(&run, &rep);
     problem_free(&run.p);
-    harness_workspace_free();
     return run.cfg.check && strcmp(verdict(&rep), "PASS") != 0 ? EXIT_WRONG : EXIT_PASS;
+}
+
+/* The command line may hold several problems, each after a --then: all are read before the GPU
+ * is touched, then run one after another in this process, as a program calls a library, so
+ * that what a launch keeps (the workspace, a plan) meets the next problem. A usage error stops
+ * the run; a wrong result does not, and the run exits EXIT_WRONG at its end. */
+int harness_main(int argc, char **argv, const step_info *step)
+{
+    const char *prog = argc > 0 ? argv[0] : step->name;
+    int problems = 1;
+    for (int i = 1; i < argc; i++)
+        problems += strcmp(argv[i], "--then") == 0;
+    run_config *cfgs = host_alloc(sizeof *cfgs * (size_t)problems, "the problems");
+    char **words = host_alloc(sizeof *words * (size_t)(argc + 1), "the arguments");
+    for (int p = 0, next = 1; p < problems; p++) {   /* problem p: argv[next] up to the next --then */
+        int end = next;
+        while (end < argc && strcmp(argv[end], "--then") != 0)
+            end++;
+        words[0] = (char *)prog;
+        for (int i = next; i < end; i++)
+            words[1 + i - next] = argv[i];
+        words[1 + end - next] = NULL;
+        int rc = read_command_line(&cfgs[p], step, 1 + end - next, words, prog, p, problems);
+        if (rc != RUN_GOES_ON) {
+            free(cfgs);
+            free(words);
+            return rc;
+        }
+        next = end + 1;
+    }
+    free(words);
+    int rc = EXIT_PASS;
+    for (int p = 0; p < problems && rc != EXIT_USAGE; p++) {
+        if (p > 0 && !cfgs[p].csv)
+            printf("\n");
+        int problem_rc = run_problem(step, &cfgs[p], prog);
+        rc = problem_rc == EXIT_PASS ? rc : problem_rc;
+    }
+    free(cfgs);
+    harness_workspace_free();
+    return rc;
 }

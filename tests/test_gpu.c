@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <criterion/redirect.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -637,4 +638,230 @@ Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
                                           NULL};
                     expect_pass(argv);
                 }
+}
+
+/* ---- step 6's launch as a program uses a library: many problems in one process ----
+ * A program that calls the launch calls it again, at other shapes, plans and stage counts;
+ * what one launch leaves (the workspace, the counts, a kept plan) must not change the next
+ * one's result. ./step6 runs the problems given after each --then one after another in one
+ * process; each gets its check against cuBLAS, a second launch and the guards. */
+enum { MAX_SEQ_ARGS = 1 << 16, SEQ_POOL = 1 << 20, MAX_CANDIDATES = 1024 };
+typedef struct {
+    const char *argv[MAX_SEQ_ARGS];   /* the wrapper (compute-sanitizer), ./step6, the problems; NULL-terminated */
+    int argc, problems;
+    char pool[SEQ_POOL];              /* the arguments' text */
+    size_t used;
+} sequence;
+
+static void seq_add(sequence *s, const char *arg)
+{
+    size_t len = strlen(arg) + 1;
+    cr_assert(s->argc + 1 < MAX_SEQ_ARGS && s->used + len <= SEQ_POOL, "the sequence is too long for its buffers");
+    memcpy(s->pool + s->used, arg, len);
+    s->argv[s->argc++] = s->pool + s->used;
+    s->argv[s->argc] = NULL;
+    s->used += len;
+}
+
+/* One problem: m x n x k at `stages`, candidate `plan` (NULL: the plan's choice), and either
+ * integer inputs with alpha = beta = 1 (exact: equal to cuBLAS's), or random ones with beta 0
+ * or the shape's alpha and beta (shape_scalars). */
+typedef enum { INTEGERS_BETA_1, RANDOM_BETA_0, RANDOM_SCALARS, INPUT_KINDS } input_mix;
+static void seq_problem(sequence *s, int m, int n, int k, int stages, const char *plan, input_mix mix)
+{
+    char text[3][16], alpha[16], beta[16], seed[24], st[16];
+    shape sh = {m, n, k, mix == RANDOM_BETA_0};
+    shape_scalars(&sh, alpha, beta, seed, sizeof alpha);
+    snprintf(text[0], sizeof text[0], "%d", m);
+    snprintf(text[1], sizeof text[1], "%d", n);
+    snprintf(text[2], sizeof text[2], "%d", k);
+    snprintf(st, sizeof st, "%d", stages);
+    if (s->problems++ > 0)
+        seq_add(s, "--then");
+    const char *args[] = {text[0], text[1], text[2], "--reps", "1", "--warmup", "0", "--stages", st, "--seed", seed};
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
+        seq_add(s, args[i]);
+    if (plan) {
+        seq_add(s, "--plan");
+        seq_add(s, plan);
+    }
+    const char *inputs[] = {"--inputs", "integers", "--alpha", "1", "--beta", "1"};
+    const char *scalars[] = {"--alpha", alpha, "--beta", beta};
+    for (int i = 0; mix == INTEGERS_BETA_1 && i < 6; i++)
+        seq_add(s, inputs[i]);
+    for (int i = 0; mix != INTEGERS_BETA_1 && i < 4; i++)
+        seq_add(s, scalars[i]);
+}
+
+/* Runs the sequence and expects exit 0 and, for every problem, PASS on the check, the repeat
+ * and the guards; a failure names the first few problems that failed, with their reports. */
+static void expect_sequence_passes(sequence *s, const char *what)
+{
+    proc_result r;
+    char st[64];
+    run_process(s->argv, &r);
+    int passes[3] = {0, 0, 0};
+    const char *const lines[3] = {"  check    PASS", "  repeat   PASS", "  guards   PASS"};
+    for (int i = 0; i < 3; i++)
+        for (const char *at = strstr(r.out, lines[i]); at; at = strstr(at + 1, lines[i]))
+            passes[i]++;
+    int ok = r.status == 0 && passes[0] == s->problems && passes[1] == s->problems && passes[2] == s->problems;
+    if (!ok) {   /* the reports that failed: each starts at the step's name */
+        int shown = 0;
+        for (const char *rep = strstr(r.out, "step6_unroll: "); rep && shown < 3; rep = strstr(rep + 1, "step6_unroll: ")) {
+            const char *end = strstr(rep + 1, "step6_unroll: ");
+            int len = end ? (int)(end - rep) : (int)strlen(rep);
+            const char *fail = strstr(rep, "FAIL");
+            if (fail && fail < rep + len && shown++ < 3)
+                cr_log_error("%s: a problem that failed:\n%.*s", what, len, rep);
+        }
+    }
+    cr_expect(ok, "%s: %d problems in one process gave %s and %d, %d, %d PASS (check, repeat, guards), expected "
+                  "exit 0 and all PASS\n--- stderr ---\n%.3000s\n--- stdout's end ---\n%.2000s",
+              what, s->problems, describe_status(r.status, st, sizeof st), passes[0], passes[1], passes[2], r.err,
+              r.out_len > 2000 ? r.out + r.out_len - 2000 : r.out);
+    cr_log_info("%s: %d problems in one process: %s", what, s->problems, ok ? "all PASS" : "FAILED");
+    proc_result_free(&r);
+}
+
+/* The candidates of step 6's plan for a shape at a stage count, each name once: with `few` 0,
+ * every one; else, of each kind's counts of parts, the fewest and the most. */
+static int seq_candidates(const plan_device *dev, int m, int n, int k, int stages, int few, char (*names)[32])
+{
+    int count = step6_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, names, MAX_CANDIDATES);
+    cr_assert_leq(count, MAX_CANDIDATES, "%d x %d x %d has more candidates than the test holds", m, n, k);
+    if (!few)
+        return count;
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+        const char *parts = strstr(names[i], "/parts");
+        int fewest = 1, most = 1;
+        for (int j = 0; parts && j < count; j++) {   /* another count of parts of the same kind */
+            const char *other = strstr(names[j], "/parts");
+            if (j == i || !other || other - names[j] != parts - names[i] || strncmp(names[j], names[i], parts - names[i]))
+                continue;
+            fewest &= atoi(other + 6) > atoi(parts + 6);
+            most &= atoi(other + 6) < atoi(parts + 6);
+        }
+        if (!parts || fewest || most)
+            memmove(names[kept++], names[i], 32);
+    }
+    return kept;
+}
+
+/* Shapes where the workspace and the counts are used in every way: the few rows' sums (1 to
+ * 16 rows, N % 4 of 0 to 3), K in parts of every tile (deep K, tiny C), the runs of the last
+ * wave; between them K whole, split over a cluster, one column, a few columns and K = 1. The
+ * first five were wrong after other K-in-parts shapes before the counts had their own memory. */
+static const shape SEQUENCE_SHAPES[] = {{6, 18, 9999, 0},    {2, 5, 40000, 0},    {16, 16, 65537, 0},
+                                        {7, 24, 14449, 0},   {11, 1386, 257, 0},  {1537, 1535, 259, 0},
+                                        {61, 251, 4099, 0},  {2049, 2503, 263, 0}, {1000, 1, 1000, 0},
+                                        {4099, 13, 300, 0},  {4097, 1001, 1, 0},  {1, 1, 1, 0},
+                                        {3, 4098, 5003, 0},  {13, 4094, 2049, 0}, {0, 0, 0, 0}};
+
+Test(gpu, step6_launches_in_one_process_as_a_program_would, .timeout = 1800)
+{
+    char why[256];
+    plan_device dev;
+    if (access("./step6", X_OK) != 0)
+        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    if (!this_device(&dev, why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    static sequence s;
+    static char names[MAX_CANDIDATES][32];
+    s.argc = s.problems = 0, s.used = 0;
+    seq_add(&s, "./step6");
+    /* First the pair that found it: 53,142 of the second's 53,222 elements were wrong. */
+    seq_problem(&s, 3, 4098, 5003, 3, NULL, RANDOM_SCALARS);
+    seq_problem(&s, 13, 4094, 2049, 3, NULL, INTEGERS_BETA_1);
+    /* Then every shape's candidates at every stage count, the shapes taken in turn (one
+     * problem of each, round after round), so that each kind of launch follows every other. */
+    typedef struct { int shape, stages; char name[32]; } item;
+    static item items[8192];
+    int n_items = 0, most = 0, n_shapes = 0;
+    for (const shape *sh = SEQUENCE_SHAPES; sh->m; sh++, n_shapes++)
+        for (int st = 1; st <= 4; st++) {
+            int count = seq_candidates(&dev, sh->m, sh->n, sh->k, st, 1, names);
+            for (int i = 0; i <= count && n_items < 8192; i++, n_items++) {   /* i == count: the plan's choice */
+                items[n_items] = (item){(int)(sh - SEQUENCE_SHAPES), st, ""};
+                snprintf(items[n_items].name, 32, "%s", i < count ? names[i] : "");
+            }
+        }
+    int per_shape[16] = {0};
+    for (int i = 0; i < n_items; i++)
+        most = (int)fmax(most, ++per_shape[items[i].shape]);
+    for (int round = 0, done = 0; round < most; round++)
+        for (int sh = 0; sh < n_shapes; sh++)
+            for (int i = 0, seen = 0; i < n_items; i++)
+                if (items[i].shape == sh && seen++ == round) {
+                    const shape *x = &SEQUENCE_SHAPES[sh];
+                    seq_problem(&s, x->m, x->n, x->k, items[i].stages, items[i].name[0] ? items[i].name : NULL,
+                                (input_mix)(done++ % INPUT_KINDS));
+                    break;
+                }
+    expect_sequence_passes(&s, "step 6, every kind of launch in turn");
+}
+
+/* Every candidate the plan names, at every stage count, at awkward shapes, under
+ * compute-sanitizer's memcheck: no access outside an allocation, no leak. One process a
+ * shape, its candidates after --then. (64x64/split8 at one stage wrote far outside C at
+ * 1537 x 1535 x 259: its eighth block had no k-tile, and read the tile's origin before any
+ * barrier.) */
+static const shape MEMCHECK_SHAPES[] = {
+    {1537, 1535, 259, 0}, {7, 13, 5, 1},     {33, 65, 17, 0},   {131, 257, 1031, 1}, {127, 130, 509, 0},
+    {61, 251, 4099, 1},   {13, 4094, 2049, 0}, {3, 4098, 5003, 1}, {2049, 2503, 263, 0}, {1000, 1, 1000, 1},
+    {4099, 13, 300, 0},   {4097, 1001, 1, 1},  {16, 16, 65537, 0}, {129, 127, 33, 1},   {1, 1, 1, 0},
+    {255, 257, 3, 1},
+};
+enum { N_MEMCHECK_SHAPES = sizeof MEMCHECK_SHAPES / sizeof MEMCHECK_SHAPES[0] };
+
+/* compute-sanitizer: $COMPUTE_SANITIZER, else on PATH, else in the toolkit's usual place. */
+static int find_sanitizer(char *path, size_t len)
+{
+    const char *set = getenv("COMPUTE_SANITIZER"), *dirs = getenv("PATH");
+    if (set && access(set, X_OK) == 0)
+        return snprintf(path, len, "%s", set), 1;
+    char all[4096];
+    snprintf(all, sizeof all, "%s:/usr/local/cuda/bin", dirs ? dirs : "");
+    for (char *dir = strtok(all, ":"); dir; dir = strtok(NULL, ":")) {
+        snprintf(path, len, "%s/compute-sanitizer", dir);
+        if (access(path, X_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+ParameterizedTestParameters(gpu, step6_every_candidate_at_awkward_shapes_under_memcheck)
+{
+    static int shapes[N_MEMCHECK_SHAPES];
+    for (int i = 0; i < N_MEMCHECK_SHAPES; i++)
+        shapes[i] = i;
+    return cr_make_param_array(int, shapes, N_MEMCHECK_SHAPES);
+}
+
+ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under_memcheck, .timeout = 1800)
+{
+    char why[256], sanitizer[1024];
+    plan_device dev;
+    if (access("./step6", X_OK) != 0)
+        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    if (!this_device(&dev, why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    if (!find_sanitizer(sanitizer, sizeof sanitizer))
+        cr_skip_test("compute-sanitizer is not on PATH nor in /usr/local/cuda/bin (set COMPUTE_SANITIZER)");
+    const shape *sh = &MEMCHECK_SHAPES[*which];
+    static sequence s;
+    static char names[MAX_CANDIDATES][32];
+    s.argc = s.problems = 0, s.used = 0;
+    const char *tool[] = {sanitizer, "--tool", "memcheck", "--leak-check", "full", "--error-exitcode", "9", "./step6"};
+    for (size_t i = 0; i < sizeof tool / sizeof tool[0]; i++)
+        seq_add(&s, tool[i]);
+    for (int st = 1; st <= 4; st++) {
+        int count = seq_candidates(&dev, sh->m, sh->n, sh->k, st, 0, names);
+        for (int i = 0; i < count; i++)
+            seq_problem(&s, sh->m, sh->n, sh->k, st, names[i], sh->beta_zero ? RANDOM_BETA_0 : RANDOM_SCALARS);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "memcheck, every candidate at %d x %d x %d", sh->m, sh->n, sh->k);
+    expect_sequence_passes(&s, what);
 }

@@ -820,3 +820,45 @@ Test(plan, parts_runs_and_skinny_tiles_only_at_the_tracks_stages)
                          p.found ? "a candidate" : "none");
         }
 }
+
+/* step6_plan_candidates lists what --plan can name, each name once: every name it gives is a
+ * candidate of that name, the plan's own choice is among them, and so is every name of a tile
+ * and a way of sharing K that step6_plan_for finds (the GPU suite runs each listed one). */
+Test(plan, the_candidates_listed_are_those_plan_can_name)
+{
+    static char names[2048][32];
+    const plan_device *h = hopper();
+    for (int s = 0; s < N_SHAPES; s++)
+        for (int stages = 1; stages <= 4; stages++) {
+            int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
+            int count = step6_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names, 2048);
+            cr_assert(count > 0 && count <= 2048, "%dx%dx%d, %d stages: %d candidates", m, n, k, stages, count);
+            for (int i = 0; i < count; i++) {
+                step6_plan q = step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names[i]);
+                char got[32];
+                step6_plan_name(&q, got, sizeof got);
+                cr_assert(q.found && strcmp(got, names[i]) == 0, "%dx%dx%d, %d stages: %s listed, not found",
+                          m, n, k, stages, names[i]);
+                for (int j = 0; j < i; j++)
+                    cr_assert_str_neq(names[j], names[i], "%dx%dx%d: %s listed twice", m, n, k, names[i]);
+            }
+            step6_plan p = step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+            char choice[32];
+            step6_plan_name(&p, choice, sizeof choice);
+            int listed = 0;
+            for (int i = 0; i < count; i++)
+                listed |= strcmp(names[i], choice) == 0;
+            cr_assert(listed, "%dx%dx%d, %d stages: the choice %s is not listed", m, n, k, stages, choice);
+            for (int t = 0; t < TILE_SHAPES; t++)
+                for (int i = 0; i < N_SHARES; i++) {
+                    char name[32];
+                    snprintf(name, sizeof name, "%dx%d%s", TRACK_TILES[t].bm, TRACK_TILES[t].bn, SHARES[i]);
+                    if (!step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name).found)
+                        continue;
+                    int found = 0;
+                    for (int j = 0; j < count; j++)
+                        found |= strcmp(names[j], name) == 0;
+                    cr_assert(found, "%dx%dx%d, %d stages: %s is a candidate, not listed", m, n, k, stages, name);
+                }
+        }
+}

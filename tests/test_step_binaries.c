@@ -115,7 +115,8 @@ ParameterizedTest(step_param *p, step_binaries, no_gpu_exits_3)
 
 /* The first case of each class of bad input, then what only the harness catches (sizes
  * each allowed whose byte count overflows 64 bits), a 10,000-digit size (one short line
- * whose reason shows) and --help after other arguments: the whole transcript. */
+ * whose reason shows), --help after other arguments and bad problems after --then: the
+ * whole transcript. */
 CLASS_STEP_PARAMETERS(one_bad_input_of_each_class_is_golden)
 ParameterizedTest(step_param *p, step_binaries, one_bad_input_of_each_class_is_golden)
 {
@@ -146,6 +147,11 @@ ParameterizedTest(step_param *p, step_binaries, one_bad_input_of_each_class_is_g
     transcribe(out, "a 10,000-digit size", long_size, shown);
     const char *const late_help[] = {p->step, "64", "--reps", "3", "--help", NULL};
     transcribe(out, "--help after other arguments", late_help, NULL);
+    /* Several problems (--then): each one's command line is checked before the first runs. */
+    const char *const bad_second[] = {p->step, "64", "--then", "64", "--reps", "0", NULL};
+    transcribe(out, "--then: the second problem's bad value, before the first runs", bad_second, NULL);
+    const char *const empty_second[] = {p->step, "64", "--then", NULL};
+    transcribe(out, "--then with no problem after it", empty_second, NULL);
     fclose(out);
     cr_expect_geq(classes, 14, "%s: only %d classes of bad input", p->step, classes);
     snprintf(name, sizeof name, "cli/%s.txt", p->step + 2);

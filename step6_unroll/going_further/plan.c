@@ -132,7 +132,19 @@ typedef struct {
     const plan_device *dev;
     const char *name;   /* --plan's, or NULL */
     step6_plan best, next;
+    char (*names)[32];  /* where not NULL: each candidate's name once, up to max_names (step6_plan_candidates) */
+    int named, max_names;
 } search;
+
+static void list_name(search *s, const char name[32])
+{
+    for (int i = 0; i < s->named && i < s->max_names; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return;
+    if (s->named < s->max_names)
+        memcpy(s->names[s->named], name, 32);
+    s->named++;
+}
 
 static void offer(search *s, step6_plan c, int with_runs)
 {
@@ -142,6 +154,8 @@ static void offer(search *s, step6_plan c, int with_runs)
     c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev), c.found = 1;
     char name[32];
     step6_plan_name(&c, name, sizeof name);
+    if (s->names)   /* each name once: a few rows' lanes share their names (the best runs) */
+        list_name(s, name);
     if (s->name && strcmp(name, s->name) != 0)
         return;
     if (!s->best.found || c.est_us < s->best.est_us || (c.est_us == s->best.est_us && c.blocks > s->best.blocks)) {
@@ -204,15 +218,31 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
     }
 }
 
-step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
-                          const char *name)
+/* What every candidate starts from: the problem's copy width, and the stages that fit. */
+static step6_plan base_plan(int n, int stages, int track, int unroll, const plan_device *dev)
 {
     step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages,
                     .vec = n % 4 == 0 ? 16 : n % 2 == 0 && unroll != UNROLL_NO ? 8 : 4, .split = 1, .parts = 1};
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages): the fewest any tile holds. */
     for (int t = 0; t < TILE_SHAPES; t++)
         p.stages = (int)fmax(1, fmin(p.stages, fit_stages(dev, 0, stage_bytes((tile_id)t), stages)));
-    search s = {m, n, k, dev, name, {0}, {0}};
+    return p;
+}
+
+int step6_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+                          char (*names)[32], int max)
+{
+    step6_plan p = base_plan(n, stages, track, unroll, dev);
+    search s = {m, n, k, dev, NULL, {0}, {0}, names, 0, max};
+    offer_all(&s, &p, unroll);
+    return s.named;
+}
+
+step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+                          const char *name)
+{
+    step6_plan p = base_plan(n, stages, track, unroll, dev);
+    search s = {m, n, k, dev, name, {0}, {0}, NULL, 0, 0};
     offer_all(&s, &p, unroll);
     if (!s.best.found)   /* the name is none of the candidates: the plan's choice, marked so */
         s.name = NULL, offer_all(&s, &p, unroll), s.best.found = 0;

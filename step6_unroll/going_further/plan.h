@@ -191,6 +191,12 @@ enum { SPREAD = 8 };
 step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name);
 
+/* Every candidate of the plan for that problem (as step6_plan_for, without a name): their
+ * names, as --plan takes them, in names[0 .. max - 1]. Returns how many there are (it may be
+ * more than max). The tests run each one. */
+int step6_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+                          char (*names)[32], int max);
+
 /* A candidate's name, as --plan takes it: "128x128" (K whole), "64x128/split4" (K split over
  * a cluster), "128x64/parts8" (K in 8 parts), "128x256/runs" (the last wave in runs). */
 int step6_plan_name(const step6_plan *p, char *buf, size_t len);
