@@ -137,34 +137,52 @@ void format_bytes(char *buf, size_t len, double bytes)
     snprintf(buf, len, "%.2f %s", bytes, units[u]);
 }
 
-static void *workspace;   /* harness_workspace's buffer, and its size in bytes */
-static size_t workspace_size;
+/* A buffer kept from one launch to the next (harness_workspace, harness_counts), and its size in bytes. */
+typedef struct {
+    void *at;
+    size_t bytes;
+} kept_buffer;
+static kept_buffer workspace, counts;
+
+/* k at least `bytes` long: as it is, or replaced by a new one, zeroed where `zero` is 1. */
+static void *keep(kept_buffer *k, size_t bytes, int zero, cudaError_t *err)
+{
+    *err = cudaSuccess;
+    if (bytes <= k->bytes)
+        return k->at;
+    if (k->at != NULL)
+        *err = cudaFree(k->at);
+    k->at = NULL;
+    k->bytes = 0;
+    if (*err == cudaSuccess)
+        *err = cudaMalloc(&k->at, bytes);
+    if (*err == cudaSuccess && zero)
+        *err = cudaMemset(k->at, 0, bytes);
+    if (*err != cudaSuccess)
+        return NULL;
+    k->bytes = bytes;
+    return k->at;
+}
 
 void *harness_workspace(size_t bytes, cudaError_t *err)
 {
-    *err = cudaSuccess;
-    if (bytes <= workspace_size)
-        return workspace;
-    if (workspace != NULL)
-        *err = cudaFree(workspace);
-    workspace = NULL;
-    workspace_size = 0;
-    if (*err == cudaSuccess)
-        *err = cudaMalloc(&workspace, bytes);
-    if (*err == cudaSuccess)
-        *err = cudaMemset(workspace, 0, bytes);
-    if (*err != cudaSuccess)
-        return NULL;
-    workspace_size = bytes;
-    return workspace;
+    return keep(&workspace, bytes, 0, err);
+}
+
+int *harness_counts(long long count, cudaError_t *err)
+{
+    return keep(&counts, (size_t)count * sizeof(int), 1, err);
 }
 
 void harness_workspace_free(void)
 {
-    if (workspace != NULL)
-        CUDA_CHECK(cudaFree(workspace));
-    workspace = NULL;
-    workspace_size = 0;
+    kept_buffer *kept[] = {&workspace, &counts};
+    for (int i = 0; i < 2; i++) {
+        if (kept[i]->at != NULL)
+            CUDA_CHECK(cudaFree(kept[i]->at));
+        kept[i]->at = NULL;
+        kept[i]->bytes = 0;
+    }
 }
 
 int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err)

@@ -124,12 +124,18 @@ cudaError_t harness_ask_smem(const void *kernel, size_t bytes);
 void harness_explain_cluster(const void *kernel, const cudaLaunchConfig_t *config, int cluster_blocks,
                              cudaError_t err);
 
-/* A buffer of at least `bytes` of device memory, zeroed when first allocated, kept for
- * the next call (a larger request replaces it): scratch space a step's launch function
- * can use on every launch without allocating in the timed region. Its contents stay
- * from one launch to the next. NULL, with *err set, when the allocation fails. */
+/* Device memory a step's launch function keeps from one launch to the next: allocated at the
+ * first request that needs more than is kept (outside the timed launches, so a launch need
+ * not allocate), freed by harness_workspace_free. Two buffers, apart, so that no kernel's
+ * sums land on another's counts:
+ *   harness_workspace: `bytes` of scratch. A launch may not count on what an earlier one left
+ *     there: each kernel reads only what it (or the launch's kernel before it) wrote.
+ *   harness_counts: `count` ints that are all 0 whenever a launch starts. Zeroed when
+ *     allocated; every kernel that counts in them puts each back to 0 before it ends.
+ * NULL, with *err set, when the allocation fails. */
 void *harness_workspace(size_t bytes, cudaError_t *err);
-/* Frees that buffer (harness_main does, at the end of a run). */
+int *harness_counts(long long count, cudaError_t *err);
+/* Frees both (harness_main does, at the end of a run). */
 void harness_workspace_free(void);
 
 /* Runs the whole program; returns the exit code for main(). */

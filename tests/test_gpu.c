@@ -327,30 +327,39 @@ Test(gpu, steps_5_and_6_are_built_where_the_architecture_has_cp_async)
     cr_expect(built5 && built6, "a build for sm_%d must hold steps 5 and 6: run `make all`", BUILT_SM);
 }
 
-/* ---- the workspace a launch function may use (step 6's last partial wave) ----
- * In this process, not a step's: zeroed when new, the same buffer with its contents for
- * a smaller request, a new zeroed one for a larger. */
-Test(gpu, workspace_is_zeroed_kept_and_grown)
+/* ---- the device memory a launch function keeps (step 6's partial sums and counts) ----
+ * In this process, not a step's: the counts zeroed when new, kept with their contents for a
+ * smaller request, new and zeroed for a larger; the workspace kept and grown likewise; the
+ * two apart, so that no kernel's sums land on another's counts. */
+Test(gpu, workspace_and_counts_are_kept_grown_and_apart)
 {
     char why[256];
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
-    static unsigned char host[8192];
+    static int host[2048];
     cudaError_t err;
-    unsigned char *w = harness_workspace(4096, &err);
+    int *counts = harness_counts(1024, &err);
+    cr_assert(err == cudaSuccess && counts != NULL, "1024 counts: %s", cudaGetErrorString(err));
+    cr_assert_eq(cudaMemcpy(host, counts, 1024 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 1024; i++)
+        cr_assert_eq(host[i], 0, "count %d of new counts is %d, not 0", i, host[i]);
+    cr_assert_eq(cudaMemset(counts, 7, 1024 * sizeof(int)), cudaSuccess);
+    cr_expect_eq(harness_counts(100, &err), counts, "a smaller request got other counts");
+    cr_assert_eq(cudaMemcpy(host, counts, 1024 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    cr_expect_eq(host[1023], 0x07070707, "the counts lost their contents");
+    int *grown = harness_counts(2048, &err);
+    cr_assert(err == cudaSuccess && grown != NULL, "2048 counts: %s", cudaGetErrorString(err));
+    cr_assert_eq(cudaMemcpy(host, grown, 2048 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 2048; i++)
+        cr_assert_eq(host[i], 0, "count %d of grown counts is %d, not 0", i, host[i]);
+    char *w = harness_workspace(4096, &err);
     cr_assert(err == cudaSuccess && w != NULL, "4096 bytes: %s", cudaGetErrorString(err));
-    cr_assert_eq(cudaMemcpy(host, w, 4096, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < 4096; i++)
-        cr_assert_eq(host[i], 0, "byte %d of a new workspace is %d, not 0", i, host[i]);
-    cr_assert_eq(cudaMemset(w, 7, 4096), cudaSuccess);
-    cr_expect_eq(harness_workspace(100, &err), w, "a smaller request got another buffer");
-    cr_assert_eq(cudaMemcpy(host, w, 4096, cudaMemcpyDeviceToHost), cudaSuccess);
-    cr_expect_eq(host[4095], 7, "the workspace lost its contents");
-    unsigned char *grown = harness_workspace(8192, &err);
-    cr_assert(err == cudaSuccess && grown != NULL, "8192 bytes: %s", cudaGetErrorString(err));
-    cr_assert_eq(cudaMemcpy(host, grown, 8192, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < 8192; i++)
-        cr_assert_eq(host[i], 0, "byte %d of a grown workspace is %d, not 0", i, host[i]);
+    cr_expect_eq(harness_workspace(100, &err), w, "a smaller request got another workspace");
+    char *wider = harness_workspace(1 << 20, &err);
+    cr_assert(err == cudaSuccess && wider != NULL, "1 MiB: %s", cudaGetErrorString(err));
+    cr_expect(wider + (1 << 20) <= (char *)grown || (char *)(grown + 2048) <= wider,
+              "the workspace and the counts overlap");
+    harness_workspace_free();
 }
 
 /* ---- what the device refuses, named ----

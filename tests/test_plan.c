@@ -115,8 +115,8 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                                                         (long long)p->parts * FEW_THREADS(m) <= (long long)k * l &&
                                                         p->blocks <= (long long)FEW_WAVES * dev.sms * p->blocks_per_sm)),
                   "%s: %d parts, %lld blocks", where, p->parts, p->blocks);
-        cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 + p->tiles * sizeof(int)
-                               : p->workspace_bytes == 0, "%s: workspace", where);
+        cr_assert(p->parts > 1 ? p->workspace_bytes >= (size_t)p->blocks * m * l * 16 && p->counts == p->tiles
+                               : p->workspace_bytes == 0 && p->counts == 0, "%s: workspace and counts", where);
         cr_assert(p->blocks_per_sm >= 1 && p->blocks_per_sm * FEW_THREADS(m) <= dev.threads_sm &&
                       p->blocks_per_sm * FEW_SMEM_BYTES(m) <= (size_t)dev.smem_sm && p->blocks_per_sm <= dev.blocks_sm,
                   "%s: %d blocks an SM", where, p->blocks_per_sm);
@@ -138,19 +138,19 @@ static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, 
                  "%s: %d-byte copies of B", where, p->vec);
     cr_assert_eq(p->k_tiles, cdiv(k, t->bk), "%s: k-tiles", where);
     /* every tile of C has its blocks, in the first launch or in the runs */
-    if (p->runs == 0)
+    if (p->runs == 0) {
         cr_assert_eq(p->blocks, p->tiles * p->split * p->parts, "%s: blocks", where);
-    else {
+        cr_assert_eq(p->counts, 0, "%s: counts without runs", where);
+    } else {
         cr_assert(p->kernel == KERNEL_WIDE && track >= TRACK_STREAM_K && p->stages == TRACK_STAGES, "%s: runs", where);
         long long left = p->tiles - p->blocks;
         cr_assert(left > 0 && left < dev.sms && p->blocks % dev.sms == 0 && p->blocks > 0,
                   "%s: %lld tiles left after %lld", where, left, p->blocks);
         cr_assert(p->runs <= dev.sms && p->runs <= left * MAX_PIECES && p->runs >= left,
                   "%s: %d runs for %lld tiles", where, p->runs, left);
-        cr_assert_geq(p->workspace_bytes,
-                      p->slots_bytes + (size_t)left * sizeof(int), "%s: workspace", where);
+        cr_assert_geq(p->counts, left, "%s: a count for each left-over tile", where);
         /* run r's piece of left-over tile t has slot r + t */
-        cr_assert_geq(p->slots_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
+        cr_assert_geq(p->workspace_bytes, (size_t)(p->runs + left) * t->bm * t->bn * sizeof(float),
                       "%s: slots", where);
     }
     /* K in parts: at TRACK_STAGES (the kernels built), warp tiles in parts of 8 k-tiles or
@@ -618,7 +618,8 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts > 1 && p.blocks == p.parts && p.vec == 4,
               "2x18x11999: kernel %d, %d lanes, %lld tiles, %d parts", p.kernel, p.lanes, p.tiles, p.parts);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 2, 18, 11999, h), 1e-9, "est. %.3f us", p.est_us);
-    cr_expect_geq(p.workspace_bytes, (size_t)p.parts * 2 * 8 * 16 + sizeof(int), "a slot of 2 x 8 float4s a part, a count");
+    cr_expect_geq(p.workspace_bytes, (size_t)p.parts * 2 * 8 * 16, "a slot of 2 x 8 float4s a part");
+    cr_expect_eq(p.counts, 1, "a count for its one column of blocks");
     int offered = 0;
     for (int parts = 1; parts <= MAX_PARTS; parts++) {
         char name[32];

@@ -350,9 +350,9 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
 }
 
 // One launch, of the kernel for this M: the plan's lanes and parts; a slot of M x lanes
-// float4s a block, and a count a column of blocks, in the workspace (the harness's,
-// allocated once, outside the timed launches, zeroed; each column's last block puts its
-// count back to 0).
+// float4s a block in the harness's workspace, and a count a column of blocks in its counts
+// (both allocated once, outside the timed launches; the counts are all 0 as a launch starts,
+// and each column's last block puts its count back to 0).
 template <int M = 1>
 static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
@@ -361,9 +361,9 @@ static cudaError_t launch_few_rows(const gemm_args *g, const step6_plan &p, cuda
             return launch_few_rows<M + 1>(g, p, stream);
     cudaError_t err = cudaSuccess;
     float4 *slots = p.parts > 1 ? (float4 *)harness_workspace(p.workspace_bytes, &err) : NULL;
+    int *arrived = p.parts > 1 && err == cudaSuccess ? harness_counts(p.counts, &err) : NULL;
     if (err != cudaSuccess)
         return err;
-    int *arrived = p.parts > 1 ? (int *)(slots + p.blocks * M * p.lanes) : NULL;
     auto kernel = p.vec == 16 ? sgemm_few_rows<M, true> : sgemm_few_rows<M, false>;
     return launch_kernel(kernel, p.blocks, FEW_THREADS(M), 0, stream, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c,
                          p.lanes, p.parts, slots, arrived);

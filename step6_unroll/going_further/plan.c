@@ -40,7 +40,8 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     } else if (p->kernel == KERNEL_FEW) {   /* a few rows: blocks of 4 x lanes columns, each a part of K (plan.h) */
         p->tiles = cdiv(cdiv(n, 4), p->lanes), p->blocks = p->tiles * p->parts, p->vec = n % 4 ? 4 : 16;
         p->blocks_per_sm = blocks_per_sm(p->threads, FEW_MIN_BLOCKS(m), FEW_SMEM_BYTES(m), dev, &p->limit);
-        p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16 + p->tiles * sizeof(int)) : 0;
+        p->workspace_bytes = p->parts > 1 ? (size_t)(p->blocks * m * p->lanes * 16) : 0;
+        p->counts = p->parts > 1 ? p->tiles : 0;
     } else if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread (a grid holds 2^31 - 1 blocks) */
         p->tiles = cdiv(cdiv((long long)m * n, 4), FLAT_THREADS), p->blocks = (long long)fmin(p->tiles, 2147483647.0);
         p->blocks_per_sm = blocks_per_sm(FLAT_THREADS, 1, 0, dev, &p->limit);
@@ -59,9 +60,9 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
     p->blocks_per_sm = blocks_per_sm(t->threads, t->min_blocks, p->smem_bytes, dev, &p->limit);
     /* K in parts: a slice of C a part. Runs: a slot for each piece of a cut tile (fewer than
        twice the SMs), a count for each left-over tile (fewer than the SMs). */
-    p->slots_bytes = p->runs ? (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float) : 0;
-    p->workspace_bytes = p->runs ? p->slots_bytes + (size_t)dev->sms * sizeof(int)
+    p->workspace_bytes = p->runs ? (size_t)2 * dev->sms * t->bm * t->bn * sizeof(float)
                          : p->parts > 1 ? (size_t)p->parts * SLICE_FLOATS(m, n) * sizeof(float) : 0;
+    p->counts = p->runs ? dev->sms : 0;
 }
 
 /* The estimate, in microseconds. The busiest SM runs ceil(blocks / SMs) blocks (where clusters all start at once, its

@@ -131,8 +131,10 @@ typedef struct {
     int runs;                 /* blocks of the second launch, the last partial wave in runs of
                                  k-tiles (stream-K, at TRACK_STAGES); 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
-    size_t workspace_bytes;   /* device memory the runs hand partial sums over in; 0: none */
-    size_t slots_bytes;       /* of it, the slots of partial sums; a count for each tile follows */
+    size_t workspace_bytes;   /* device memory partial sums are handed over in (harness_workspace): the runs' and a
+                                 few rows' slots, K in parts' slices; 0: none */
+    long long counts;         /* counts of the blocks that have handed theirs over, a tile each (harness_counts:
+                                 0 when a launch starts, and put back to 0 by the last block); 0: none */
     double est_us;            /* the estimate of its time (plan.c), microseconds */
     char next[32];            /* the runner-up: the best of another tile or way of sharing K */
     double next_us;           /* its estimate; 0: none */

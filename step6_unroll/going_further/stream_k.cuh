@@ -25,6 +25,7 @@ struct tail_schedule {
 // The hand-over of a block's sums through memory: once every thread has stored its share,
 // the block counts itself in at counts[i]; true in the last of `pieces` blocks to arrive,
 // which puts the count back to 0 and may then read the others' sums (past L1: __ldcg).
+// So every count is 0 again when the grid ends, as the next launch needs (harness_counts).
 // One thread fences for the block, after the barrier, as the toolkit's grid sync does: a
 // fence in every thread cost each warp a MEMBAR.SC.GPU and an L1 invalidate.
 __device__ __forceinline__ bool last_to_arrive(int *counts, int i, int pieces)
@@ -119,9 +120,9 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
     }
 }
 
-// The whole waves of wide tiles, one block a tile; then the runs. The workspace (from the
-// harness, allocated once, outside the timed launches) holds a slot for each piece of a
-// cut tile and a count for each left-over tile.
+// The whole waves of wide tiles, one block a tile; then the runs. The harness's workspace
+// (allocated once, outside the timed launches) holds a slot for each piece of a cut tile,
+// its counts one for each left-over tile (all 0 as a launch starts: last_to_arrive).
 template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
 {
@@ -130,12 +131,12 @@ static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cuda
         return err;
     if constexpr (K_PIPE_MAX == TRACK_STAGES) {   // the runs: built for these stages alone (plan.h)
         float *slots = (float *)harness_workspace(p.workspace_bytes, &err);
+        int *arrived = err == cudaSuccess ? harness_counts(p.counts, &err) : NULL;
         if (err != cudaSuccess)
             return err;
         tail_schedule work = {(int)p.blocks, p.runs, (p.tiles - p.blocks) * p.k_tiles};
         return launch_kernel(sgemm_wide_tail<wide, K_PIPE_MAX, LOOP, PIECE>, p.runs, wide::THREADS, p.smem_bytes,
-                             stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots,
-                             (int *)(slots + p.slots_bytes / sizeof(float)));
+                             stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c, work, slots, arrived);
     }
     return cudaErrorInvalidValue;
 }

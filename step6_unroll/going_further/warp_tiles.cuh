@@ -22,7 +22,8 @@ constexpr int GROUP_M = 8;   // tile rows a rasterization group
 // The track's k-tiles: step 6's pipeline, or with one stage step 5's control with its
 // fragments double-buffered as in the pipeline. Loaded just before their FMAs, as step 5
 // loads them there, they made ptxas spill 24 to 40 bytes in three of the track's one-stage
-// kernels on sm_120.
+// kernels on sm_120. Either way it starts with a barrier, even with no k-tile (a share of a
+// split K can be empty), so what the block stored before (a tile's origin) is seen by all.
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
 __device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy, Fma fma)
 {
@@ -31,6 +32,7 @@ __device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int
     } else {
         float *a_stage = smem, *b_stage = smem + CFG::A_STAGE;
         float a_frag[2][CFG::TM], b_frag[2][CFG::TN];
+        __syncthreads();   // as the pipeline's prologue: its barrier comes whatever the count
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             copy(a_stage, b_stage, k_tile);
             cp_async_commit();
@@ -374,7 +376,7 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
     __shared__ int2 saved_origin;
     int2 origin = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
-        saved_origin = origin;   // visible to all after the pipeline's first barrier
+        saved_origin = origin;   // visible to all after track_k_tiles' first barrier
     int tile_row = origin.x, tile_col = origin.y;
 
     // Warp tiling: warp w owns a WM x WN tile; lane (lane_m, lane_n) owns rows
