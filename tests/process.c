@@ -147,6 +147,19 @@ int gpu_available(char *why, size_t len)
     return cuda_device_count(why, len) > 0;
 }
 
+#ifndef BUILT_SM
+#define BUILT_SM 0   /* the architecture the steps are built for (the Makefile passes it) */
+#endif
+
+int step_left_out(const char *step, char *why, size_t len)
+{
+    if (BUILT_SM >= 80 || (strcmp(step, "./step5") != 0 && strcmp(step, "./step6") != 0))
+        return 0;
+    snprintf(why, len, "%s is not built (steps 5 and 6 need sm_80 or newer: cp.async); this build is for sm_%d",
+             step, BUILT_SM);
+    return 1;
+}
+
 int built_steps(char paths[][STEP_PATH_LEN], int max)
 {
     int n = 0;

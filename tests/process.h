@@ -47,6 +47,11 @@ const char *describe_status(int status, char *buf, size_t len);
  * an old driver, no GPU: the harness's own words). */
 int gpu_available(char *why, size_t len);
 
+/* 1 when this build leaves `step` (e.g. "./step5") out, with the reason in why, for a skip or a
+ * log line: steps 5 and 6 copy with cp.async, so a build for an ARCH older than sm_80 (BUILT_SM)
+ * holds steps 0-4 only. 0 for a step the build must hold: where it is missing, a test fails. */
+int step_left_out(const char *step, char *why, size_t len);
+
 /* The step binaries that are built: every ./stepN, N in 0..9, that exists and is
  * executable, in order. Returns how many were written to paths (at most max). */
 enum { MAX_STEPS = 10, STEP_PATH_LEN = 16 };
