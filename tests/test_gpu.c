@@ -47,6 +47,16 @@ enum { N_GROUPS = sizeof GROUPS / sizeof GROUPS[0] };
 /* A step, and for awkward_shapes_pass the index of its group in GROUPS (item). */
 typedef step_param gpu_param;
 
+/* Skips the test, saying why, where this build leaves step 6 out (it needs sm_80); where the
+ * build must hold it and does not, the test fails. */
+static void require_step6(void)
+{
+    char why[160];
+    if (step_left_out("./step6", why, sizeof why))
+        cr_skip_test("%s", why);
+    cr_assert_eq(access("./step6", X_OK), 0, "./step6 is not built: run `make all`");
+}
+
 /* alpha, beta and the seed: pseudo-random, but fixed by the shape, so a failure repeats. */
 static void shape_scalars(const shape *s, char *alpha, char *beta, char *seed, size_t len)
 {
@@ -428,8 +438,7 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
         {65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
     };
     char why[256];
-    if (access("./step6", X_OK) != 0)
-        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    require_step6();
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
@@ -573,8 +582,7 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
 {
     char why[256];
     plan_device dev;
-    if (access("./step6", X_OK) != 0)
-        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    require_step6();
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     static step6_case cases[320];
@@ -628,8 +636,7 @@ static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1},
 Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
 {
     char why[256];
-    if (access("./step6", X_OK) != 0)
-        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    require_step6();
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     for (int track = 0; track < TRACK_PARTS; track++)
@@ -772,8 +779,7 @@ Test(gpu, step6_launches_in_one_process_as_a_program_would, .timeout = 1800)
 {
     char why[256];
     plan_device dev;
-    if (access("./step6", X_OK) != 0)
-        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    require_step6();
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     static sequence s;
@@ -852,8 +858,7 @@ ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under
 {
     char why[256], sanitizer[1024];
     plan_device dev;
-    if (access("./step6", X_OK) != 0)
-        cr_skip_test("./step6 is not built (it needs sm_80 or newer)");
+    require_step6();
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     if (!find_sanitizer(sanitizer, sizeof sanitizer))
