@@ -136,8 +136,8 @@ $(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_
 	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
 
 # What the suite needs besides the steps, installed when missing (need-*, below): Criterion,
-# gnuplot (the chart tests) and the disassembler (the SASS tests).
-test: need-criterion need-gnuplot need-disassembler $(BUILT_STEPS) fma_peak left-out $(BUILD)/tests
+# gnuplot (the chart tests), the disassembler (the SASS tests) and rsvg-convert (the figure tests).
+test: need-criterion need-gnuplot need-disassembler need-rsvg $(BUILT_STEPS) fma_peak left-out $(BUILD)/tests
 	./$(BUILD)/tests
 
 # compute-sanitizer on every step at an awkward size (needs a GPU); memcheck also counts device
@@ -160,19 +160,20 @@ sanitize: $(BUILT_STEPS)
 # --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
 -include scripts/tools.mk
 
-# --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 --describe say (no GPU;
-# Python's standard library, scripts/figures.py). FIGURES_OUT=dir writes the lesson folders there.
+# --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 --describe say (no GPU):
+# scripts/figures.py writes the SVG, rsvg-convert renders its PNG. FIGURES_OUT=dir writes the
+# lesson folders there.
 FIGURE_STEPS := $(filter step1 step2 step3 step4 step5 step6,$(BUILT_STEPS))
 .PHONY: figures
-figures: $(FIGURE_STEPS) left-out
+figures: need-rsvg $(FIGURE_STEPS) left-out
 	python3 scripts/figures.py $(if $(FIGURES_OUT),--out '$(FIGURES_OUT)')
 
 # --- housekeeping -----------------------------------------------------------------------
-# What the targets need, installed when missing: Criterion (make test) and gnuplot (make
-# chart, make plots) from apt where we are root, else one line with the command to run;
-# cuobjdump and nvdisasm (the SASS tests, make sass) from PyPI into $(DEPS_DIR) when the
-# toolkit has none (pip --target: nothing outside this folder changes). make deps: all three.
-.PHONY: need-criterion need-gnuplot need-disassembler
+# What the targets need, installed when missing: Criterion (make test), gnuplot (make chart,
+# make plots) and rsvg-convert (make figures) from apt where we are root, else one line with the
+# command to run; cuobjdump and nvdisasm (the SASS tests, make sass) from PyPI into $(DEPS_DIR)
+# when the toolkit has none (pip --target: nothing outside this folder changes). make deps: all four.
+.PHONY: need-criterion need-gnuplot need-disassembler need-rsvg
 APT_GET ?= apt-get
 apt_install = if [ "$$(id -u)" = 0 ] && command -v $(APT_GET) >/dev/null; then \
 	  echo "$(1): installing $(2) (apt-get install $(3))"; \
@@ -184,6 +185,9 @@ need-criterion:
 	  { $(call apt_install,test,Criterion,libcriterion-dev); }
 need-gnuplot:
 	@command -v $(GNUPLOT) >/dev/null 2>&1 || { $(call apt_install,chart,gnuplot,gnuplot-nox); }
+# rsvg-convert renders the figures' PNGs from their SVGs (make figures), in the font they name.
+need-rsvg:
+	@command -v rsvg-convert >/dev/null 2>&1 || { $(call apt_install,figures,rsvg-convert,librsvg2-bin fonts-dejavu-core); }
 need-disassembler:
 	@if [ -x '$(call tool_path,cuobjdump)' ] && [ -x '$(call tool_path,nvdisasm)' ]; then :; else \
 	  echo "deps: this CUDA toolkit has no cuobjdump or nvdisasm: installing them from PyPI into $(DEPS_DIR)/python"; \
@@ -193,8 +197,8 @@ need-disassembler:
 	  { echo "deps: cuobjdump and nvdisasm could not be installed: run: python3 -m pip install --target $(DEPS_DIR)/python nvidia-cuda-cuobjdump==$(DISASM_VERSION) nvidia-cuda-nvdisasm==$(DISASM_VERSION)" >&2; exit 2; }; \
 	fi
 
-deps: need-criterion need-gnuplot need-disassembler
-	@echo "deps: Criterion, gnuplot, cuobjdump and nvdisasm are installed"
+deps: need-criterion need-gnuplot need-disassembler need-rsvg
+	@echo "deps: Criterion, gnuplot, rsvg-convert, cuobjdump and nvdisasm are installed"
 
 clean:
 	rm -rf $(BUILD) $(STEPS) fma_peak
@@ -233,7 +237,7 @@ help:
 	@echo "make profile STEP=N [SIZE=4096] [ARGS=\"--stages 3\"]   (GPU) Nsight Compute metrics of the step's kernel"
 	@echo "make profile-all [SIZE=4096]      (GPU) every step profiled, one table step x metric"
 	@echo "make unroll-profile (GPU) the Nsight Compute figures step 6's lesson cites: step6_unroll/evidence/unroll_profile.txt"
-	@echo "make deps           install gnuplot and Criterion (Debian/Ubuntu), and cuobjdump and nvdisasm"
+	@echo "make deps           install gnuplot, Criterion and rsvg-convert (Debian/Ubuntu), and cuobjdump and nvdisasm"
 	@echo "                    (PyPI, into $(DEPS_DIR)/) when the CUDA toolkit lacks them"
 	@echo "make clean          remove build outputs"
 	@echo "ARCH=$(ARCH) (override: make ARCH=sm_86)$(if $(LEFT_OUT),; $(LEFT_OUT) need sm_80 or newer and are left out)"

@@ -1,49 +1,43 @@
 #!/usr/bin/env python3
 """figures.py - a picture of each lesson's idea, drawn from the constants the steps report.
 
-`make figures` runs it: it reads `./stepN --describe` for steps 1 to 6 (their tiles, thread
-tiles, k-tile depth, stages, step 6's unrolled loop, its track's tiles and the plans of the
-shapes its lesson draws) and draws ten figures, each an SVG and a PNG beside its lesson:
+`make figures` runs it: from what ./step1 .. ./step6 --describe print it draws the ten FIGURES
+(below), each an SVG beside its lesson, a pure function of those constants (no dates, no
+versions): it cannot disagree with the code, and the tests redraw it byte for byte. Its text names
+a font family (FONT). Each PNG, the picture a lesson embeds, is rendered from its SVG by
+rsvg-convert where the SVG changed, and is tested for its size, not its bytes.
 
-    step1_tiling/tiling            a block's tile of C, a thread's small tile, a warp's coalesced row
-    step2_shared/shared            the k-tiles of A and B staged through shared memory
-    step3_registers/registers      a thread's 8 x 8 register tile and the fragments it is built from
-    step4_vectorize/vectorize      the 128-bit loads, and A transposed in shared memory
-    step5_pipeline/pipeline        the ring of stages over time: copies in flight beside the FMAs
-    step6_unroll/unroll            the loop before and after unrolling, each stage index resolved
-    step6_unroll/going_further/warp_tiles, split_k, wide_tiles, stream_k   the track's four parts
-
-A figure is a pure function of those constants (drawing/: no dates, no versions, the same bytes
-on every machine), so it cannot disagree with the code, and the tests redraw it byte for byte.
-
-    python3 scripts/figures.py [--steps DIR] [--out DIR]
-
---steps: where ./step1 .. ./step6 are (default: the repository root); --out: where the lesson
-folders are written (default: the repository itself). A step that is not built (steps 5 and 6
-before sm_80) leaves its figures as they are, saying so. A --describe line that lacks a constant
-a figure needs gets one line on stderr naming it, and exit code 2; a figure whose shapes would
-reach past its edges (nothing may be cut off) names the shape, and exit code 1.
+A step not built (steps 5 and 6 before sm_80) leaves its figures as they are, saying so. A
+--describe line without a constant a figure needs: one line naming it, exit code 2; a shape past
+its figure's edges (nothing may be cut off): exit code 1.
 """
 import argparse
+import itertools
+import math
 import os
 import subprocess
 import sys
-
-sys.dont_write_bytecode = True
-from drawing.canvas import Canvas   # noqa: E402
+import textwrap
+from types import SimpleNamespace as Record
+from xml.sax.saxutils import escape
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCALE = 2          # PNG pixels a unit of the SVG
-WIDTH = 900        # every figure's width, in SVG units
+WIDTH = 900        # every figure's width, in SVG units; its PNG has ZOOM pixels a unit
+ZOOM = 2
+FONT = 'DejaVu Sans, Liberation Sans, Arial, sans-serif'
+# A line's width, assumed for wrapping and the edge check: EM ems a character. DejaVu Sans, the
+# widest of FONT, averages 0.5 em a character on these labels, 0.55 in bold.
+EM = 0.6
+LEADING = 1.38     # a paragraph's line spacing, in ems
 
 # Colours: one for each thing a figure tells apart, the same thing the same colour in every figure.
-INK, GREY, GRID, FAINT = '#222222', '#666666', '#c9c9c9', '#ececec'
+INK, GREY, GRID, FAINT, WHITE = '#222222', '#666666', '#c9c9c9', '#ececec', '#ffffff'
 A_FILL, A_INK = '#d3e6f6', '#0b6aa8'          # A, and its loads
 B_FILL, B_INK = '#d4efe2', '#08875f'          # B
 C_FILL, C_INK = '#fdebcd', '#b86e00'          # C and the accumulators
 THREAD = '#d55e00'                            # one thread's elements
 WARP, WARP_FILL = '#8e3b8a', '#ead3e8'        # one warp's
-SHARED = '#f4f1e8'                            # shared memory, as a place
+SHARED, SHARED_INK = '#f4f1e8', '#b5ab8c'     # shared memory, as a place
 BARRIER = '#333333'
 # k-tiles (or stages, or ranks) told apart by colour, in order
 SERIES = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#7f7f2a', '#6a51a3']
@@ -52,6 +46,101 @@ SERIES_FILL = ['#cce3f2', '#fbe6bf', '#c7ebdf', '#f3ddea', '#d8eefa', '#f8d9c4',
 
 class Fail(Exception):
     pass
+
+
+# --- the SVG ------------------------------------------------------------------------------------
+
+def num(v):
+    """A coordinate as the SVG writes it: at most two decimals, no trailing zeros, no -0."""
+    return '%g' % (round(v, 2) + 0.0)
+
+
+def wrap(text, width, size):
+    """text in lines of at most width units, counting EM ems a character."""
+    return textwrap.wrap(text, int(width / (size * EM)))
+
+
+class Figure:
+    """SVG elements in user units (x right, y down) under a title and its source line (below which
+    all moves down as that wraps), and each one's extent: svg() raises ValueError at the first one
+    past an edge (nothing may be cut off)."""
+
+    def __init__(self, title, source):
+        self.title, self.top, self.elements, self.extents = title, 0, [], []
+        self.text(24, 32, title, 17, INK, bold=True)
+        self.top = self.para(24, 52, 'make figures, from ' + source, 11.5, GREY) - 52 - 11.5 * LEADING
+        self.header = len(self.elements)
+
+    def end(self, bottom):
+        self.height = math.ceil(bottom + self.top)
+        return self
+
+    def add(self, element, x0, y0, x1, y1, what):
+        self.elements.append(element)
+        self.extents.append((x0, y0 + self.top, x1, y1 + self.top, what))
+
+    def rect(self, x, y, w, h, fill=None, stroke=None, width=1.0):
+        """A rectangle; its outline (stroke) is centred on its edges."""
+        attrs = 'x="%s" y="%s" width="%s" height="%s" fill="%s"' % (num(x), num(y), num(w), num(h), fill or 'none')
+        attrs += ' stroke="%s" stroke-width="%s"' % (stroke, num(width)) if stroke else ''
+        m = width / 2 if stroke else 0
+        self.add('<rect %s/>' % attrs, x - m, y - m, x + w + m, y + h + m, 'a rectangle at (%g, %g)' % (x, y))
+
+    def lines(self, polylines, color, width=1.0, dash=None, fill='none'):
+        """Polylines [(x, y), ...] as one path, stroked (dash=(on, off) cuts them into dashes) or
+        filled (a closed one: fill, its colour)."""
+        if not polylines or not color:
+            return
+        d = ''.join('M' + 'L'.join('%s %s' % (num(x), num(y)) for x, y in line) for line in polylines)
+        attrs = 'fill="%s" stroke="%s" stroke-width="%s"' % (fill, color, num(width))
+        attrs += ' stroke-dasharray="%s %s"' % dash if dash else ''
+        xs, ys = [x for ln in polylines for x, y in ln], [y for ln in polylines for x, y in ln]
+        m = width / 2
+        self.add('<path d="%s" %s/>' % (d, attrs), min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m, 'a line')
+
+    def arrow(self, points, color, width=1.5, head=7.0):
+        """A polyline ending in a filled arrowhead `head` units long, its tip at the last point."""
+        (x0, y0), (x1, y1) = points[-2], points[-1]
+        n = math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0))
+        ux, uy, half = (x1 - x0) / n, (y1 - y0) / n, head * 0.45
+        bx, by = x1 - ux * head, y1 - uy * head                     # the head's base
+        self.lines([points[:-1] + [(bx, by)]], color, width)
+        self.lines([[(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half), (x1, y1)]],
+                   color, 0, fill=color)
+
+    def text(self, x, y, lines, size=12.5, color=INK, anchor='start', bold=False, gap=None):
+        """Text with its first baseline at y, a line each `gap` units (LEADING ems) further down;
+        anchor: start, middle or end at x. lines: a string (one line) or a list of them."""
+        lines, gap = [lines] if isinstance(lines, str) else lines, gap or size * LEADING
+        attrs = 'font-size="%s" fill="%s"' % (num(size), color)
+        attrs += ' text-anchor="%s"' % anchor if anchor != 'start' else ''
+        attrs += ' font-weight="bold"' if bold else ''
+        spans = ''.join('<tspan x="%s" y="%s">%s</tspan>' % (num(x), num(y + i * gap), escape(s))
+                        for i, s in enumerate(lines))
+        w = max(len(s) for s in lines) * size * EM
+        x0 = x - {'start': 0, 'middle': w / 2, 'end': w}[anchor]
+        self.add('<text %s>%s</text>' % (attrs, spans), x0, y - 0.8 * size, x0 + w,
+                 y + (len(lines) - 1) * gap + 0.25 * size, 'the text %r' % lines[0])
+
+    def para(self, x, y, text, size=12.5, color=INK, width=None):
+        """text from baseline y, wrapped to width (else to the right margin); returns the baseline
+        after its last line."""
+        lines = wrap(text, width or WIDTH - 24 - x, size)
+        self.text(x, y, lines, size, color)
+        return y + len(lines) * size * LEADING
+
+    def svg(self):
+        for x0, y0, x1, y1, what in self.extents:
+            if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > self.height:
+                raise ValueError('%s: %s reaches outside its %d x %d figure (%.1f, %.1f .. %.1f, %.1f)'
+                                 % (self.title, what, WIDTH, self.height, x0, y0, x1, y1))
+        return '\n'.join(['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+                          'font-family="%s" xml:space="preserve" role="img">'
+                          % (WIDTH, self.height, WIDTH, self.height, FONT),
+                          '<title>%s</title>' % escape(self.title),
+                          '<rect width="100%%" height="100%%" fill="%s"/>' % WHITE]
+                         + self.elements[:self.header] + ['<g transform="translate(0 %s)">' % num(self.top)]
+                         + self.elements[self.header:] + ['</g>', '</svg>']) + '\n'
 
 
 # --- what the steps say ------------------------------------------------------------------------
@@ -64,9 +153,7 @@ def describe(steps_dir, n):
     p = subprocess.run([binary, '--describe'], capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
         raise Fail('%s --describe failed (exit %d): %s' % (binary, p.returncode, p.stderr.strip()))
-    words = dict(w.split('=', 1) for w in p.stdout.split() if '=' in w)
-    words['_binary'] = binary
-    return words
+    return dict([w.split('=', 1) for w in p.stdout.split() if '=' in w], _binary=binary)
 
 
 def need(d, key):
@@ -75,1070 +162,746 @@ def need(d, key):
     return d[key]
 
 
-def ints(text, sep, d, key):
-    try:
-        return [int(v) for v in text.split(sep)]
-    except ValueError:
-        raise Fail('%s --describe: %s=%s is not what a figure can read' % (d['_binary'], key, d[key]))
+def records(d, key, form):
+    """key=item,item,... as records, each item in the form `form` (BMxBNxBK:TMxTN:piece:a_pad): its
+    numbers named by the form's words in lower case (bm, bn, ...); a word `name` stays a word."""
+    names = [w.lower() for part in form.split(':') for w in part.split('x')]
+    out = []
+    for item in need(d, key).split(','):
+        values = [v for part in item.split(':') for v in part.split('x')]
+        try:
+            if len(values) != len(names):
+                raise ValueError
+            out.append(Record(**{n: v if n == 'name' else int(v) for n, v in zip(names, values)}))
+        except ValueError:
+            raise Fail('%s --describe: %s=%s is not %s,...' % (d['_binary'], key, d[key], form))
+    return out
 
 
 def shapes(d, key='shapes'):
-    """shapes=BMxBNxBK:TMxTN:piece:a_pad,... as dicts."""
-    out = []
-    for item in need(d, key).split(','):
-        parts = item.split(':')
-        if len(parts) != 4:
-            raise Fail('%s --describe: %s=%s is not BMxBNxBK:TMxTN:piece:a_pad' % (d['_binary'], key, d[key]))
-        bm, bn, bk = ints(parts[0], 'x', d, key)
-        tm, tn = ints(parts[1], 'x', d, key)
-        out.append(dict(bm=bm, bn=bn, bk=bk, tm=tm, tn=tn, piece=int(parts[2]), a_pad=int(parts[3])))
+    """A step's tiles, each with its threads' grid (threads_m x threads_n)."""
+    out = records(d, key, 'BMxBNxBK:TMxTN:piece:a_pad')
+    for t in out:
+        t.threads_m, t.threads_n = t.bm // t.tm, t.bn // t.tn
     return out
 
 
 def track_tiles(d):
-    """track_tiles=name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,... as a dict by name."""
-    out = {}
-    for item in need(d, 'track_tiles').split(','):
-        p = item.split(':')
-        if len(p) != 6:
-            raise Fail('%s --describe: track_tiles=%s is not name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks'
-                       % (d['_binary'], d['track_tiles']))
-        bm, bn, bk = ints(p[1], 'x', d, 'track_tiles')
-        wm, wn = ints(p[2], 'x', d, 'track_tiles')
-        tm, tn = ints(p[3], 'x', d, 'track_tiles')
-        out[p[0]] = dict(bm=bm, bn=bn, bk=bk, wm=wm, wn=wn, tm=tm, tn=tn, threads=int(p[4]), min_blocks=int(p[5]))
-    return out
+    """step 6's track's tiles by name."""
+    return {t.name: t for t in records(d, 'track_tiles', 'name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks')}
 
 
 def example(d, key):
-    """split_k_example=MxNxK,tile:small,split:4,... as a dict (m, n, k and each named figure)."""
-    parts = need(d, key).split(',')
-    m, n, k = ints(parts[0], 'x', d, key)
-    out = dict(m=m, n=n, k=k)
-    for p in parts[1:]:
+    """split_k_example=MxNxK,tile:small,split:4,... as one record (m, n, k and each named number)."""
+    first, *named = need(d, key).split(',')
+    out = records({key: first, '_binary': d['_binary']}, key, 'MxNxK')[0]
+    for p in named:
         name, _, value = p.partition(':')
-        out[name] = value if name == 'tile' else int(value)
+        setattr(out, name, value if name == 'tile' else int(value))
     return out
-
-
-def shown_words(value, *left_out):
-    """An example's words without those the figure does not use ("...," in their place)."""
-    words = [w for w in value.split(',') if w.partition(':')[0] not in left_out]
-    return ','.join(words)
 
 
 # --- layout helpers -------------------------------------------------------------------------------
 
-def wrap(text, width, size):
-    lines, cur = [], ''
-    for word in text.split(' '):
-        trial = word if not cur else cur + ' ' + word
-        if Canvas.text_width(trial, size) <= width or not cur:
-            cur = trial
-        else:
-            lines.append(cur)
-            cur = word
-    if cur:
-        lines.append(cur)
-    return lines
-
-
-def para(c, x, y, text, width, size=12.5, color=INK, gap=1.38, bold=False):
-    """Wrapped text from baseline y; returns the baseline after its last line."""
-    for line in wrap(text, width, size):
-        c.text(x, y, line, size, color, bold=bold)
-        y += size * gap
-    return y
-
-
 def nb(text):
-    """Text that a line must not break inside (a code fragment, "8 x 8")."""
+    """Text that a line must not break inside (a code fragment)."""
     return text.replace(' ', '\u00a0')
 
 
-def a_n(number):
-    """The article before a number said aloud: 'an' 8, 11, 18, 80..."""
-    return 'an' if str(number)[0] == '8' or str(number) in ('11', '18') or str(number).startswith('18') else 'a'
+def dims(*sizes):
+    """'8 x 8' (or '64 x 64 x 16'), that a line must not break inside."""
+    return '\u00a0x\u00a0'.join(str(v) for v in sizes)
 
 
-def header(c, title, source):
-    c.text(24, 32, title, 17, INK, bold=True)
-    c.text(24, 52, source, 11.5, GREY)
+def key(c, x, y, fill, text, stroke=None, size=12.5):
+    """A swatch (its bottom on baseline y; stroke: outlined) and its words, wrapped to the right
+    margin; returns the baseline of what may follow them."""
+    c.rect(x, y - 11, 14, 14, fill=fill, stroke=stroke, width=2)
+    return c.para(x + 22, y, text, size) + 6
 
 
-def swatch(c, x, y, fill, stroke=None, width=1.0):
-    """A key's square, its bottom on baseline y."""
-    c.rect(x, y - 11, 14, 14, fill=fill, stroke=stroke, width=width)
-
-
-def key(c, x, y, fill, text, width, stroke=None, stroke_width=1.0, size=12.5):
-    """A swatch and its wrapped words; returns the baseline after them."""
-    swatch(c, x, y, fill, stroke, stroke_width)
-    return para(c, x + 22, y, text, width - 22, size)
-
-
-def grid(c, x, y, rows, cols, cell_w, cell_h, color=FAINT, strong=None, strong_every=0):
-    """Hairlines between cells, stronger ones every `strong_every` cells (the outline is the caller's)."""
+def grid(c, x, y, rows, cols, cell_w, cell_h, color=FAINT, strong=None, every=0):
+    """Hairlines between cells, stronger ones (in `strong`, else `color`) every `every` cells; the
+    outline is the caller's."""
     faint, bold = [], []
     for r in range(1, rows):
-        (bold if strong and strong_every and r % strong_every == 0 else faint).append(
-            (x, y + r * cell_h, x + cols * cell_w, y + r * cell_h))
+        (bold if every and r % every == 0 else faint).append(
+            [(x, y + r * cell_h), (x + cols * cell_w, y + r * cell_h)])
     for q in range(1, cols):
-        (bold if strong and strong_every and q % strong_every == 0 else faint).append(
-            (x + q * cell_w, y, x + q * cell_w, y + rows * cell_h))
-    if faint:
-        c.rules(faint, color, 0.5)
-    if bold:
-        c.rules(bold, strong, 1)
+        (bold if every and q % every == 0 else faint).append(
+            [(x + q * cell_w, y), (x + q * cell_w, y + rows * cell_h)])
+    c.lines(faint, color, 0.5)
+    c.lines(bold, strong or color, 1)
 
 
-def runs_of(values):
-    """Sorted integers as runs (first, count) of consecutive ones."""
-    out = []
-    for v in sorted(set(values)):
-        if out and out[-1][0] + out[-1][1] == v:
-            out[-1][1] += 1
-        else:
-            out.append([v, 1])
-    return out
+def runs(values):
+    """Integers as runs (first, count) of consecutive ones: in a run, value - position is the same."""
+    groups = itertools.groupby(enumerate(sorted(set(values))), lambda iv: iv[1] - iv[0])
+    return [(run[0][1], len(run)) for run in (list(g) for _, g in groups)]
 
 
-def cells(c, x, y, e, rows, cols, fill):
-    """The cells rows x cols of a grid of e-unit cells at (x, y), as few rectangles as runs allow."""
-    for r0, nr in runs_of(rows):
-        for q0, nq in runs_of(cols):
-            c.rect(x + q0 * e, y + r0 * e, nq * e, nr * e, fill=fill)
+def cells(c, x, y, w, h, rows, cols, fill):
+    """The cells rows x cols of a grid of w x h cells at (x, y), a rectangle a run of them."""
+    for r0, nr in runs(rows):
+        for q0, nq in runs(cols):
+            c.rect(x + q0 * w, y + r0 * h, nq * w, nr * h, fill=fill)
 
 
-def thread_rows(t, ty, threads_m):
-    """The rows of its tile that thread row ty owns: runs of `piece` rows, piece * threads_m apart."""
-    p = t['piece']
-    return [(i // p) * p * threads_m + ty * p + i % p for i in range(t['tm'])]
+def tile(c, x, y, rows, cols, cell_w, cell_h, fill, ink, hairlines=None, strong=None, every=0, marks=()):
+    """A grid of rows x cols cells: its fill, then marks [(rows, cols, fill)] as cells() draws them,
+    the hairlines between cells (a colour; `strong` every `every` cells) and an outline in ink."""
+    c.rect(x, y, cols * cell_w, rows * cell_h, fill=fill)
+    for mark_rows, mark_cols, mark_fill in marks:
+        cells(c, x, y, cell_w, cell_h, mark_rows, mark_cols, mark_fill)
+    grid(c, x, y, rows, cols, cell_w, cell_h, hairlines, strong, every)
+    c.rect(x, y, cols * cell_w, rows * cell_h, stroke=ink, width=1.2)
 
 
-def thread_cols(t, tx, threads_n):
-    p = t['piece']
-    return [(j // p) * p * threads_n + tx * p + j % p for j in range(t['tn'])]
-
-
-# --- step 1: tiling --------------------------------------------------------------------------------
+def owned(piece, count, index, threads):
+    """The rows (or columns) of a tile that thread row (or column) `index` of `threads` owns: its
+    `count` of them, in runs of `piece`, piece * threads apart."""
+    return [(k // piece) * piece * threads + index * piece + k % piece for k in range(count)]
 
 def fig_tiling(d1):
     t = shapes(d1)[0]
-    bm, bn, tm, tn = t['bm'], t['bn'], t['tm'], t['tn']
-    threads_m, threads_n = bm // tm, bn // tn
-    threads = threads_m * threads_n
+    bm, bn, tm, tn, threads_m, threads_n = t.bm, t.bn, t.tm, t.tn, t.threads_m, t.threads_n
     warp_rows = 32 // threads_n          # rows of threads a warp spans
-    cell = 384 / max(bm, bn)
-    x0, y0 = 170, 128                    # the tile of C
-    ax, bw = x0 - 26, 12                 # A's column, B's row: 12 units thick
-    by = y0 - 34
-    c = Canvas(WIDTH, 560, 'Step 1: a block\'s tile of C, a thread\'s tile, a warp\'s coalesced loads')
-    header(c, 'Step 1: a block per tile of C, a thread per small tile, warps that coalesce',
-           'make figures, from ./step1 --describe: shapes=%s' % d1['shapes'])
-
-    rows0 = thread_rows(t, 0, threads_m)
-    cols0 = thread_cols(t, 0, threads_n)
-    warp_r = sorted({r for ty in range(warp_rows) for r in thread_rows(t, ty, threads_m)})
-    # C: the block's tile, warp 0's elements, thread (0, 0)'s
-    c.rect(x0, y0, bn * cell, bm * cell, fill=C_FILL)
-    for r in warp_r:
-        c.rect(x0, y0 + r * cell, bn * cell, cell, fill=WARP_FILL)
-    grid(c, x0, y0, bm, bn, cell, cell, color='#f3dfc0', strong=GRID, strong_every=threads_m)
-    for r in rows0:
-        for q in cols0:
-            c.rect(x0 + q * cell, y0 + r * cell, cell, cell, fill=THREAD)
-    c.rect(x0, y0, threads_n * cell, warp_rows * cell, stroke=WARP, width=2)
-    c.rect(x0, y0, bn * cell, bm * cell, stroke=INK, width=1.2)
-    # B's row p and A's column p, with what thread (0, 0) and warp 0 load from them
-    c.rect(x0, by, bn * cell, bw, fill=B_FILL)
-    c.rect(x0, by, threads_n * cell, bw, fill=WARP_FILL)
-    for q in cols0:
-        c.rect(x0 + q * cell, by, cell, bw, fill=THREAD)
-    grid(c, x0, by, 1, bn, cell, bw, color='#b9dcc9')
-    c.rect(x0, by, bn * cell, bw, stroke=B_INK, width=1.2)
-    c.rect(x0, by, threads_n * cell, bw, stroke=WARP, width=2)
-    c.rect(ax, y0, bw, bm * cell, fill=A_FILL)
-    for r in range(warp_rows):
-        c.rect(ax, y0 + r * cell, bw, cell, fill=WARP_FILL)
-    for r in rows0:
-        c.rect(ax, y0 + r * cell, bw, cell, fill=THREAD)
-    grid(c, ax, y0, bm, 1, bw, cell, color='#bcd6ea')
-    c.rect(ax, y0, bw, bm * cell, stroke=A_INK, width=1.2)
-    c.rect(ax, y0, bw, warp_rows * cell, stroke=WARP, width=2)
-    # labels
+    e = 384 / max(bm, bn)
+    x0, y0, ax, by = 176, 128, 150, 94   # the tile of C, A's column (12 units wide), B's row
+    rows0, cols0 = owned(t.piece, tm, 0, threads_m), owned(t.piece, tn, 0, threads_n)
+    warp_r = {r for ty in range(warp_rows) for r in owned(t.piece, tm, ty, threads_m)}
+    c = Figure('Step 1: a block per tile of C, a thread per small tile, warps that coalesce',
+               './step1 --describe: shapes=%s' % d1['shapes'])
+    # C, B's row p and A's column p: warp 0's elements and loads, thread (0, 0)'s
+    tile(c, x0, y0, bm, bn, e, e, C_FILL, INK, '#f3dfc0', GRID, threads_m,
+         marks=[(warp_r, range(bn), WARP_FILL), (rows0, cols0, THREAD)])
+    tile(c, x0, by, 1, bn, e, 12, B_FILL, B_INK, '#b9dcc9', marks=[([0], range(threads_n), WARP_FILL),
+                                                                   ([0], cols0, THREAD)])
+    tile(c, ax, y0, bm, 1, 12, e, A_FILL, A_INK, '#bcd6ea', marks=[(range(warp_rows), [0], WARP_FILL),
+                                                                   (rows0, [0], THREAD)])
+    for x, y, w, h in ((x0, y0, threads_n * e, warp_rows * e), (x0, by, threads_n * e, 12),
+                       (ax, y0, 12, warp_rows * e)):
+        c.rect(x, y, w, h, stroke=WARP, width=2)
     c.text(x0, by - 9, 'row p of B: B[p][tile_col + c], c = 0..%d' % (bn - 1), 12.5, B_INK)
-    c.text(ax - 8, y0 + 10, 'column p of A:', 12.5, A_INK, anchor='end')
-    c.text(ax - 8, y0 + 26, 'A[tile_row + r][p],', 12.5, A_INK, anchor='end')
-    c.text(ax - 8, y0 + 42, 'r = 0..%d' % (bm - 1), 12.5, A_INK, anchor='end')
+    c.text(ax - 8, y0 + 10, ['column p of A:', 'A[tile_row + r][p],', 'r = 0..%d' % (bm - 1)], 12, A_INK, 'end')
     for q in range(0, bn, threads_n):
-        c.text(x0 + q * cell + cell / 2, y0 - 8, str(q), 10.5, GREY, anchor='middle')
-    for r in range(threads_m, bm, threads_m):
-        c.text(ax - 8, y0 + r * cell + cell, str(r), 10.5, GREY, anchor='end')
-    c.text(x0 + bn * cell / 2, y0 + bm * cell + 22, 'the block\'s %d x %d tile of C: %d x %d = %d threads'
-           % (bm, bn, threads_m, threads_n, threads), 12.5, INK, anchor='middle')
-    c.text(x0 + bn * cell / 2, y0 + bm * cell + 40, '(tx = threadIdx.x %% %d across, ty = threadIdx.x / %d down)'
-           % (threads_n, threads_n), 12, GREY, anchor='middle')
+        c.text(x0 + q * e + e / 2, y0 - 8, str(q), 10.5, GREY, 'middle')
+    c.text(ax - 8, y0 + (threads_m + 1) * e, [str(r) for r in range(threads_m, bm, threads_m)], 10.5, GREY, 'end',
+           gap=threads_m * e)
+    c.text(x0 + bn * e / 2, y0 + bm * e + 22, "the block's %s tile of C: %s = %d threads"
+           % (dims(bm, bn), dims(threads_m, threads_n), threads_m * threads_n), 12.5, INK, 'middle')
+    c.text(x0 + bn * e / 2, y0 + bm * e + 40, '(tx = threadIdx.x %% %d across, ty = threadIdx.x / %d down)'
+           % (threads_n, threads_n), 12, GREY, 'middle')
 
-    # the key
-    kx, kw, y = 580, 300, 100
-    y = key(c, kx, y, THREAD, 'thread (ty, tx) = (0, 0): its %d x %d elements of C, %d rows and %d columns '
-            'apart. At step p it loads A[row][p] for its %d rows and B[p][col] for its %d columns, once, '
-            'and does %d FMAs with them.' % (tm, tn, threads_m, threads_n, tm, tn, tm * tn), kw) + 10
-    y = key(c, kx, y, WARP_FILL, 'warp 0: threads 0..31, ty = 0..%d and tx = 0..%d: consecutive threads '
-            'take consecutive columns.' % (warp_rows - 1, threads_n - 1), kw) + 10
-    y = key(c, kx, y, None, 'what one load instruction of warp 0 touches (i = j = 0). In B: %d consecutive '
-            'floats, %d bytes, %d whole 32-byte sectors, the same for both rows of threads. In A: %d addresses, '
-            'each broadcast to %d threads.' % (threads_n, 4 * threads_n, 4 * threads_n // 32, warp_rows, threads_n),
-            kw, stroke=WARP, stroke_width=2) + 10
-    y = para(c, kx, y, 'Each value a thread loads feeds %d FMAs (A) or %d (B): %d FMAs for %d loads, where '
-             'step 0 did one FMA for two.' % (tn, tm, tm * tn, tm + tn), kw, color=GREY) + 24
-    # the grid: a block per tile, blockIdx.x numbering C's tiles row by row
-    y = para(c, kx, y, 'C, cut into %d x %d tiles: blockIdx.x numbers them row by row' % (bm, bn), kw)
-    rows, cols, sz = 3, 6, 30
-    gy = y - 6
-    for r in range(rows):
-        for q in range(cols):
-            here = (r, q) == (1, 2)
-            c.rect(kx + q * sz, gy + r * sz, sz, sz, fill=C_INK if here else C_FILL, stroke='#d9b88a', width=1)
-            c.text(kx + q * sz + sz / 2, gy + r * sz + sz / 2 + 4.5, str(r * cols + q), 11.5,
-                   '#ffffff' if here else GREY, anchor='middle')
-    c.rect(kx, gy, cols * sz, rows * sz, stroke=INK, width=1.2)
-    c.text(kx + cols * sz + 12, gy + sz * 1.5 + 4, 'the tile drawn', 12, C_INK)
-    c.text(kx + cols * sz + 12, gy + sz * 1.5 + 20, 'here: one block', 12, C_INK)
-    return c
+    # the key, and the grid: a block per tile, blockIdx.x numbering C's tiles row by row
+    kx = 580
+    y = key(c, kx, 100, THREAD, 'thread (ty, tx) = (0, 0): its %s elements of C, %d rows and %d columns apart. '
+            'At step p it loads A[row][p] for its %d rows and B[p][col] for its %d columns, once, and does %d FMAs '
+            'with them.' % (dims(tm, tn), threads_m, threads_n, tm, tn, tm * tn))
+    y = key(c, kx, y, WARP_FILL, 'warp 0: threads 0..31, ty = 0..%d and tx = 0..%d: consecutive threads take '
+            'consecutive columns.' % (warp_rows - 1, threads_n - 1))
+    y = key(c, kx, y, None, 'what one load instruction of warp 0 touches (i = j = 0). In B: %d consecutive floats, '
+            '%d bytes, %d whole 32-byte sectors, the same for both rows of threads. In A: %d addresses, each '
+            'broadcast to %d threads.' % (threads_n, 4 * threads_n, 4 * threads_n // 32, warp_rows, threads_n),
+            stroke=WARP)
+    y = c.para(kx, y, 'Each value a thread loads feeds %d FMAs (A) or %d (B): %d FMAs for %d loads, where step 0 '
+               'did one FMA for two.' % (tn, tm, tm * tn, tm + tn), color=GREY) + 16
+    gy = c.para(kx, y, 'C, cut into %s tiles: blockIdx.x numbers them row by row' % dims(bm, bn)) - 6
+    tile(c, kx, gy, 3, 6, 30, 30, C_FILL, INK, '#d9b88a', every=1, marks=[([1], [2], C_INK)])
+    for i in range(18):                  # the one drawn here: 8
+        c.text(kx + i % 6 * 30 + 15, gy + i // 6 * 30 + 19.5, str(i), 11.5, WHITE if i == 8 else GREY, 'middle')
+    c.text(kx + 192, gy + 49, ['the tile drawn', 'here: one block'], 12, C_INK)
+    return c.end(max(gy + 90, y0 + bm * e + 40) + 12)
 
-
-# --- step 2: shared memory -----------------------------------------------------------------------
 
 A_NOW, B_NOW = '#8ec3ea', '#8cd9b8'   # the k-tile being copied and used
 
 
 def fig_shared(d2):
     t = shapes(d2)[0]
-    bm, bn, bk, tm, tn = t['bm'], t['bn'], t['bk'], t['tm'], t['tn']
-    threads_m, threads_n = bm // tm, bn // tn
+    bm, bn, bk, tm, tn, threads_m, threads_n = t.bm, t.bn, t.bk, t.tm, t.tn, t.threads_m, t.threads_n
     threads = threads_m * threads_n
-    u = 128 / max(bm, bn)             # units an element, in global memory
-    v = 224 / max(bm, bn)             # and in shared memory
-    kt, now, p = 5, 1, 5              # k-tiles drawn, the one being used, the step p marked
+    u, v = 128 / max(bm, bn), 224 / max(bm, bn)     # units an element, in global and in shared memory
+    kt, now, p = 5, 1, 5                            # k-tiles drawn, the one being used, the step p marked
     kw = bk * u
-    c = Canvas(WIDTH, 660, 'Step 2: the k-tiles of A and B staged through shared memory')
-    header(c, 'Step 2: k-tiles of A and B staged in shared memory, two barriers a k-tile',
-           'make figures, from ./step2 --describe: shapes=%s' % d2['shapes'])
-    # shared memory: its box first, the k-tiles in it placed level with their copies
-    sx, sy = 480, 92
-    sw = WIDTH - 24 - sx
-    c.text(24, 84, 'global memory', 13, GREY, bold=True)
-    copy_words = ('Each k-tile is copied by all %d threads, %d floats of A and %d of B each, consecutive '
-                  'threads taking consecutive floats (coalesced).' % (threads, bm * bk // threads, bk * bn // threads))
-    copy_y = sy + 42 + len(wrap(copy_words, sw - 24, 12)) * 12 * 1.38
-    bt_x, bt_y = sx + sw - 16 - bn * v, copy_y + 10
-    # global memory: B's column panel above C, A's row panel left of it
-    bx = 300
-    by = bt_y + bk * v / 2 - (now + 0.5) * kw
-    cx, cy = bx, by + kt * kw + 20
-    ax, ay = cx - 20 - kt * kw, cy
+    c = Figure('Step 2: k-tiles of A and B staged in shared memory, two barriers a k-tile',
+               './step2 --describe: shapes=%s' % d2['shapes'])
+    # shared memory's box and words; its k-tiles, and global memory's level with them
+    sx, sy, sw = 480, 92, WIDTH - 24 - 480
+    copy_words = wrap('Each k-tile is copied by all %d threads, %d floats of A and %d of B each, consecutive '
+                      'threads taking consecutive floats (coalesced).'
+                      % (threads, bm * bk // threads, bk * bn // threads), sw - 24, 12)
+    bt_x, bt_y = sx + sw - 16 - bn * v, sy + 52 + len(copy_words) * 12 * LEADING
     at_x, at_y = sx + 16, bt_y + bk * v + 22
-    sh = max(at_y + bm * v, ay + bm * u) + 12 - sy
-    c.rect(sx, sy, sw, sh, fill=SHARED, stroke='#b5ab8c', width=1.2)
-    c.text(sx + 12, sy + 20, 'shared memory (the block\'s)', 13, GREY, bold=True)
-    para(c, sx + 12, sy + 42, copy_words, sw - 24, 12)
+    bx, by = 300, bt_y + bk * v / 2 - (now + 0.5) * kw
+    ax, ay = bx - 20 - kt * kw, by + kt * kw + 20
+    ya = max(ay + bm * u, at_y + bm * v) + 30            # the A copy's arrow
+    c.rect(sx, sy, sw, ya - 18 - sy, fill=SHARED, stroke=SHARED_INK, width=1.2)
+    c.text(sx + 12, sy + 20, "shared memory (the block's)", 13, GREY, bold=True)
+    c.text(sx + 12, sy + 42, copy_words, 12)
+    c.text(24, 84, 'global memory', 13, GREY, bold=True)
+    tile(c, bx, by, kt, 1, bn * u, kw, B_FILL, B_INK, WHITE, every=1, marks=[([now], [0], B_NOW)])
+    tile(c, ax, ay, 1, kt, kw, bm * u, A_FILL, A_INK, WHITE, every=1, marks=[([0], [now], A_NOW)])
     for i in range(kt):
-        c.rect(bx, by + i * kw, bn * u, kw, fill=B_NOW if i == now else B_FILL, stroke='#ffffff', width=1)
-        c.rect(ax + i * kw, ay, kw, bm * u, fill=A_NOW if i == now else A_FILL, stroke='#ffffff', width=1)
-        c.text(bx - 6, by + i * kw + kw / 2 + 4, 'k-tile %d' % i, 11, B_INK if i == now else GREY, anchor='end')
-        c.text(ax + i * kw + kw / 2, ay - 6, str(i), 11, A_INK if i == now else GREY, anchor='middle')
-    c.rect(bx, by, bn * u, kt * kw, stroke=B_INK, width=1.2)
-    c.rect(ax, ay, kt * kw, bm * u, stroke=A_INK, width=1.2)
-    c.rect(cx, cy, bn * u, bm * u, fill=C_FILL, stroke=INK, width=1.2)
-    c.text(cx + bn * u / 2, cy + bm * u / 2 - 4, "the block's", 12, C_INK, anchor='middle')
-    c.text(cx + bn * u / 2, cy + bm * u / 2 + 12, '%d x %d tile of C' % (bm, bn), 12, C_INK, anchor='middle')
-    para(c, 24, by + 14, 'B (K x N): the block\'s %d columns, in k-tiles of %d rows' % (bn, bk), 180, 12, B_INK)
-    para(c, 24, ay - 60, 'A (M x K): the block\'s %d rows, in k-tiles of %d columns:' % (bm, bk),
-         bx - 110, 12, A_INK)
+        c.text(bx - 6, by + i * kw + kw / 2 + 4, 'k-tile %d' % i, 11, B_INK if i == now else GREY, 'end')
+        c.text(ax + i * kw + kw / 2, ay - 6, str(i), 11, A_INK if i == now else GREY, 'middle')
+    c.rect(bx, ay, bn * u, bm * u, fill=C_FILL, stroke=INK, width=1.2)
+    c.text(bx + bn * u / 2, ay + bm * u / 2 - 4, ["the block's", '%s tile of C' % dims(bm, bn)], 12, C_INK, 'middle')
+    c.para(24, by + 14, "B (K x N): the block's %d columns, in k-tiles of %d rows" % (bn, bk), 12, B_INK, width=180)
+    c.para(24, ay - 60, "A (M x K): the block's %d rows, in k-tiles of %d columns:" % (bm, bk), 12, A_INK, width=190)
 
-    # the k-tiles in shared memory, and what thread (0, 0) reads of them at step p
-    c.rect(bt_x, bt_y, bn * v, bk * v, fill=B_NOW)
-    c.rect(at_x, at_y, bk * v, bm * v, fill=A_NOW)
-    grid(c, bt_x, bt_y, bk, bn, v, v, color='#b8e4cf', strong='#6fbf9b', strong_every=threads_n)
-    grid(c, at_x, at_y, bm, bk, v, v, color='#b7d7ef', strong='#72a9d8', strong_every=threads_m)
-    c.rect(bt_x, bt_y + p * v, bn * v, v, fill='#5cbf95')
-    c.rect(at_x + p * v, at_y, v, bm * v, fill='#5aa5dc')
-    for j in range(tn):
-        c.rect(bt_x + j * threads_n * v, bt_y + p * v, v, v, fill=THREAD)
-    for i in range(tm):
-        c.rect(at_x + p * v, at_y + i * threads_m * v, v, v, fill=THREAD)
-    c.rect(bt_x, bt_y, bn * v, bk * v, stroke=B_INK, width=1.2)
-    c.rect(at_x, at_y, bk * v, bm * v, stroke=A_INK, width=1.2)
+    # the k-tiles in shared memory, what thread (0, 0) reads of them at step p, and the copies
+    tile(c, bt_x, bt_y, bk, bn, v, v, B_NOW, B_INK, '#b8e4cf', '#6fbf9b', threads_n,
+         marks=[([p], range(bn), '#5cbf95'), ([p], owned(t.piece, tn, 0, threads_n), THREAD)])
+    tile(c, at_x, at_y, bm, bk, v, v, A_NOW, A_INK, '#b7d7ef', '#72a9d8', threads_m,
+         marks=[(range(bm), [p], '#5aa5dc'), (owned(t.piece, tm, 0, threads_m), [p], THREAD)])
     c.text(bt_x, bt_y - 8, 'b_tile[%d][%d]' % (bk, bn), 12, B_INK)
-    c.text(bt_x - 6, bt_y + p * v + v, 'row p', 11, B_INK, anchor='end')
+    c.text(bt_x - 6, bt_y + p * v + v, 'row p', 11, B_INK, 'end')
     c.text(at_x, at_y - 8, 'a_tile[%d][%d]: column p' % (bm, bk), 12, A_INK)
-    # the copies
     c.arrow([(bx + bn * u + 2, bt_y + bk * v / 2), (bt_x - 4, bt_y + bk * v / 2)], B_INK, 1.6)
-    ya = max(ay + bm * u, at_y + bm * v) + 30
-    c.arrow([(ax + now * kw + kw / 2, ay + bm * u + 2), (ax + now * kw + kw / 2, ya),
-             (at_x + bk * v / 2, ya), (at_x + bk * v / 2, at_y + bm * v + 4)], A_INK, 1.6)
     c.text(bx + bn * u + 10, bt_y + bk * v / 2 - 7, 'copy', 12, B_INK)
-    c.text(ax + now * kw + kw / 2 + 8, ya - 6, 'copy', 12, A_INK)
+    from_x, to_x = ax + now * kw + kw / 2, at_x + bk * v / 2
+    c.arrow([(from_x, ay + bm * u + 2), (from_x, ya), (to_x, ya), (to_x, at_y + bm * v + 4)], A_INK, 1.6)
+    c.text(from_x + 8, ya - 6, 'copy', 12, A_INK)
     x1 = at_x + bk * v + 20
-    y = para(c, x1, at_y + 14, 'Then %d steps p. At each, thread (ty, tx) reads a_tile[ty + %di][p] and '
-             'b_tile[p][tx + %dj], i,\u00a0j\u00a0=\u00a00..%d (thread (0, 0)\'s are marked): %d + %d values from shared '
-             'memory for %d FMAs.' % (bk, threads_m, threads_n, tm - 1, tm, tn, tm * tn), sx + sw - x1 - 12, 12)
-    para(c, x1, y + 8, '%d KiB copied from global memory a k-tile, for %d FMAs: %d FMAs a float copied.'
-         % ((bm + bn) * bk * 4 // 1024, bm * bn * bk, bm * bn * bk // ((bm + bn) * bk)), sx + sw - x1 - 12, 12,
-         GREY)
+    y = c.para(x1, at_y + 14, "Then %d steps p. At each, thread (ty, tx) reads a_tile[ty + %di][p] and "
+               "b_tile[p][tx + %dj], %s (thread (0, 0)'s are marked): %d + %d values from shared memory for %d FMAs."
+               % (bk, threads_m, threads_n, nb('i, j = 0..%d' % (tm - 1)), tm, tn, tm * tn), 12, width=WIDTH - 36 - x1)
+    c.para(x1, y + 8, '%d KiB copied from global memory a k-tile, for %d FMAs: %d FMAs a float copied.'
+           % ((bm + bn) * bk * 4 // 1024, bm * bn * bk, bm * bn // (bm + bn)), 12, GREY, width=WIDTH - 36 - x1)
 
     # the loop over k-tiles: copy, barrier, compute, barrier
-    ly = ya + 54
+    ly, h = ya + 54, 34
     c.text(24, ly - 22, 'the loop over k-tiles, in time:', 13, GREY, bold=True)
-    x, h = 24, 34
     for k in range(3):
+        x = 24 + k * 266
         c.rect(x, ly, 84, h / 2, fill=A_NOW if k == now else A_FILL)
         c.rect(x, ly + h / 2, 84, h / 2, fill=B_NOW if k == now else B_FILL)
-        c.text(x + 42, ly + h / 2 + 4.5, 'copy k-tile %d' % k, 11.5, INK, anchor='middle')
-        x += 84
-        for mark, dx in (('1', 0), ('2', 172)):
-            c.rect(x + dx + 1, ly - 6, 4, h + 12, fill=BARRIER)
-            c.text(x + dx + 3, ly - 10, mark, 11, INK, anchor='middle', bold=True)
-        x += 6
-        c.rect(x, ly, 166, h, fill=C_FILL)
-        c.text(x + 83, ly + h / 2 + 4.5, '%d steps p: FMAs' % bk, 11.5, INK, anchor='middle')
-        x += 176
-    c.text(x, ly + h / 2 + 4, '...', 13, GREY)
-    c.text(24, ly + h + 30, '1', 11.5, INK, bold=True)
-    c.text(40, ly + h + 30, '__syncthreads(): the tiles are complete before anyone reads them', 11.5, INK)
-    c.text(24, ly + h + 48, '2', 11.5, INK, bold=True)
-    c.text(40, ly + h + 48, '__syncthreads(): everyone is done reading them before the next copy overwrites '
-           'them', 11.5, INK)
-    c.height = ly + h + 64
-    return c
+        c.rect(x + 90, ly, 166, h, fill=C_FILL)
+        c.text(x + 42, ly + h / 2 + 4.5, 'copy k-tile %d' % k, 11.5, INK, 'middle')
+        c.text(x + 173, ly + h / 2 + 4.5, '%d steps p: FMAs' % bk, 11.5, INK, 'middle')
+        for mark, dx in (('1', 85), ('2', 257)):
+            c.rect(x + dx, ly - 6, 4, h + 12, fill=BARRIER)
+            c.text(x + dx + 2, ly - 10, mark, 11, INK, 'middle', bold=True)
+    c.text(24 + 3 * 266, ly + h / 2 + 4, '...', 13, GREY)
+    c.text(24, ly + h + 30, ['1', '2'], 11.5, INK, bold=True, gap=18)
+    c.text(40, ly + h + 30, ['__syncthreads(): the tiles are complete before anyone reads them',
+                             '__syncthreads(): everyone is done reading them before the next copy overwrites them'],
+           11.5, INK, gap=18)
+    return c.end(ly + h + 64)
 
-# --- step 3: registers -----------------------------------------------------------------------------
 
 def fig_registers(d2, d3):
-    before = shapes(d2)[0]
-    tiles = shapes(d3)
+    before, tiles = shapes(d2)[0], shapes(d3)
     t = tiles[0]
-    bm, bn, bk, tm, tn = t['bm'], t['bn'], t['bk'], t['tm'], t['tn']
-    threads_m, threads_n = bm // tm, bn // tn
+    bm, bn, bk, tm, tn, threads_m, threads_n = t.bm, t.bn, t.bk, t.tm, t.tn, t.threads_m, t.threads_n
     ty, tx, p = 2, 5, 3                 # the thread drawn, and the step p
     fi, fj = 1, 2                       # one accumulator, and its element of C
-    e = 384 / max(bm, bn)               # units an element of C
-    kd = 56 / bk                        # units a k of the tiles in shared memory (7 for 8-deep k-tiles)
+    e, kd = 384 / max(bm, bn), 48 / bk  # units an element of C, a k of the tiles in shared memory
     x0, y0 = 184, 184
-    bx, by = x0, y0 - 18 - bk * kd
-    ax, ay = x0 - 18 - bk * kd, y0
-    rows = thread_rows(t, ty, threads_m)
-    cols = thread_cols(t, tx, threads_n)
-    c = Canvas(WIDTH, 640, "Step 3: a thread's register tile and the fragments it is built from")
-    header(c, 'Step 3: each thread accumulates %s %d x %d tile of C in registers' % (a_n(tm), tm, tn),
-           'make figures, from ./step3 --describe: shapes=%s (the larger tile is drawn)' % d3['shapes'])
-    # shared memory: b_tile above, a_tile left, row and column p
-    c.rect(bx, by, bn * e, bk * kd, fill=B_FILL)
-    c.rect(ax, ay, bk * kd, bm * e, fill=A_FILL)
-    c.rect(bx, by + p * kd, bn * e, kd, fill='#a6dfc4')
-    c.rect(ax + p * kd, ay, kd, bm * e, fill='#a9cfee')
-    for q in cols:
-        c.rect(bx + q * e, by + p * kd, e, kd, fill=B_INK)
-    for r in rows:
-        c.rect(ax + p * kd, ay + r * e, kd, e, fill=A_INK)
-    grid(c, bx, by, bk, 1, bn * e, kd, color='#b8e4cf')
-    grid(c, ax, ay, 1, bk, kd, bm * e, color='#b7d7ef')
-    c.rect(bx, by, bn * e, bk * kd, stroke=B_INK, width=1.2)
-    c.rect(ax, ay, bk * kd, bm * e, stroke=A_INK, width=1.2)
+    bx, by, ax, ay = x0, y0 - 18 - bk * kd, x0 - 18 - bk * kd, y0
+    rows, cols = owned(t.piece, tm, ty, threads_m), owned(t.piece, tn, tx, threads_n)
+    c = Figure('Step 3: each thread accumulates %s %s tile of C in registers'   # 'an 8 x 8', 'a 4 x 4'
+               % ('an' if str(tm)[0] == '8' else 'a', dims(tm, tn)),
+               './step3 --describe: shapes=%s (the larger tile is drawn)' % d3['shapes'])
+    # shared memory: b_tile above, a_tile left, row and column p; the block's tile of C
+    tile(c, bx, by, bk, 1, bn * e, kd, B_FILL, B_INK, '#b8e4cf', marks=[([p], [0], '#a6dfc4')])
+    tile(c, ax, ay, 1, bk, kd, bm * e, A_FILL, A_INK, '#b7d7ef', marks=[([0], [p], '#a9cfee')])
+    cells(c, bx, by, e, kd, [p], cols, B_INK)
+    cells(c, ax, ay, kd, e, rows, [p], A_INK)
     c.text(bx, by - 8, 'b_tile[%d][%d] in shared memory; row p: %d values at tx + %dj' % (bk, bn, tn, threads_n),
            12, B_INK)
-    for i, line in enumerate(['a_tile[%d][%d]' % (bm, bk), 'in shared', 'memory;', 'column p:', '%d values' % tm,
-                              'at ty + %di' % threads_m]):
-        c.text(ax - 8, ay + 12 + 16 * i, line, 12, A_INK, anchor='end')
-    # the block's tile of C and the thread's elements
-    c.rect(x0, y0, bn * e, bm * e, fill=C_FILL)
-    grid(c, x0, y0, bm // threads_m, bn // threads_n, threads_n * e, threads_m * e, color='#e7cfa9')
-    for r in rows:
-        for q in cols:
-            c.rect(x0 + q * e, y0 + r * e, e, e, fill=THREAD)
+    c.text(ax - 8, ay + 12, ['a_tile[%d][%d]' % (bm, bk), 'in shared', 'memory;', 'column p:', '%d values' % tm,
+                             'at ty + %di' % threads_m], 12, A_INK, 'end')
+    tile(c, x0, y0, bm // threads_m, bn // threads_n, threads_n * e, threads_m * e, C_FILL, INK, '#e7cfa9')
+    cells(c, x0, y0, e, e, rows, cols, THREAD)
     c.rect(x0 + cols[fj] * e - 2, y0 + rows[fi] * e - 2, e + 4, e + 4, stroke=INK, width=1.5)
-    c.rect(x0, y0, bn * e, bm * e, stroke=INK, width=1.2)
-    c.text(x0 + bn * e / 2, y0 + bm * e + 22, "the block's %d x %d tile of C: thread (ty, tx) = (%d, %d) owns the "
-           'marked %d' % (bm, bn, ty, tx, tm * tn), 12.5, INK, anchor='middle')
-    c.text(x0 + bn * e / 2, y0 + bm * e + 40, 'elements, rows ty + %di and columns tx + %dj, i, j = 0..%d'
-           % (threads_m, threads_n, tm - 1), 12.5, INK, anchor='middle')
+    c.text(x0 + bn * e / 2, y0 + bm * e + 22, ["the block's %s tile of C: thread (ty, tx) = (%d, %d) owns the marked %d"
+                                                % (dims(bm, bn), ty, tx, tm * tn), 'elements, rows ty + %di and '
+                                                'columns tx + %dj, i, j = 0..%d' % (threads_m, threads_n, tm - 1)],
+           12.5, INK, 'middle')
 
     # the thread's registers
-    rx, cell = 664, 22
-    c.text(rx - 40, by + 10, 'the registers of thread (%d, %d)' % (ty, tx), 13, GREY, bold=True)
-    fy = by + 52
-    ay2 = fy + cell + 12
-    c.text(rx + tn * cell / 2, fy - 8, 'b_frag[%d]: b_tile[p][tx + %dj]' % (tn, threads_n), 12, B_INK,
-           anchor='middle')
-    for j in range(tn):
-        c.rect(rx + j * cell, fy, cell, cell, fill=B_INK, stroke='#ffffff', width=1)
-    for i in range(tm):
-        c.rect(rx - cell - 12, ay2 + i * cell, cell, cell, fill=A_INK, stroke='#ffffff', width=1)
-        for j in range(tn):
-            c.rect(rx + j * cell, ay2 + i * cell, cell, cell, fill=THREAD, stroke='#ffffff', width=1)
+    rx, cell, kx = 664, 22, 624
+    fy, ay2 = by + 52, by + 86
+    c.text(kx, by + 10, 'the registers of thread (%d, %d)' % (ty, tx), 13, GREY, bold=True)
+    c.text(rx + tn * cell / 2, fy - 8, 'b_frag[%d]: b_tile[p][tx + %dj]' % (tn, threads_n), 12, B_INK, 'middle')
+    tile(c, rx, fy, 1, tn, cell, cell, B_INK, WHITE, WHITE, every=1)
+    tile(c, rx - cell - 12, ay2, tm, 1, cell, cell, A_INK, WHITE, WHITE, every=1)
+    tile(c, rx, ay2, tm, tn, cell, cell, THREAD, WHITE, WHITE, every=1)
     c.rect(rx + fj * cell - 1, ay2 + fi * cell - 1, cell + 2, cell + 2, stroke=INK, width=2)
-    c.text(rx - cell - 12 + cell / 2, ay2 + tm * cell + 18, 'a_frag[%d]' % tm, 12, A_INK, anchor='middle')
-    c.text(rx + tn * cell / 2, ay2 + tm * cell + 18, 'acc[%d][%d]' % (tm, tn), 12, C_INK, anchor='middle')
-    y = ay2 + tm * cell + 48
-    kw = WIDTH - 24 - (rx - 40)
-    y = para(c, rx - 40, y, 'At each step p: %d loads of a_frag from %s, %d of b_frag from %s, then %s: %d FMAs '
-             'for %d loads from shared memory (step 2: %d for %d).'
-             % (tm, nb('a_tile[ty + %di][p]' % threads_m), tn, nb('b_tile[p][tx + %dj]' % threads_n),
-                nb('acc[i][j] += a_frag[i] * b_frag[j]'), tm * tn, tm + tn, before['tm'] * before['tn'],
-                before['tm'] + before['tn']), kw, 12) + 8
-    y = key(c, rx - 40, y, '#ffffff', 'acc[%d][%d] accumulates %s: the element marked in the tile'
-            % (fi, fj, nb('C[ty + %d][tx + %d]' % (rows[fi] - ty, cols[fj] - tx))), kw, stroke=INK, stroke_width=2,
-            size=12) + 8
-    if len(tiles) > 1:
-        s2 = tiles[1]
-        y = para(c, rx - 40, y, 'Where %s tiles are fewer than the SMs, the launch takes %s tiles of %s a thread '
-                 'instead.' % (nb('%d x %d' % (bm, bn)), nb('%d x %d' % (s2['bm'], s2['bn'])),
-                               nb('%d x %d' % (s2['tm'], s2['tn']))), kw, 12, GREY)
-    c.height = max(y, y0 + bm * e + 40 + 12) + 6
-    return c
+    c.text(rx - cell / 2 - 12, ay2 + tm * cell + 18, 'a_frag[%d]' % tm, 12, A_INK, 'middle')
+    c.text(rx + tn * cell / 2, ay2 + tm * cell + 18, 'acc[%d][%d]' % (tm, tn), 12, C_INK, 'middle')
+    y = c.para(kx, ay2 + tm * cell + 48, 'At each step p: %d loads of a_frag from %s, %d of b_frag from %s, then %s: '
+               '%d FMAs for %d loads from shared memory (step 2: %d for %d).'
+               % (tm, nb('a_tile[ty + %di][p]' % threads_m), tn, nb('b_tile[p][tx + %dj]' % threads_n),
+                  nb('acc[i][j] += a_frag[i] * b_frag[j]'), tm * tn, tm + tn, before.tm * before.tn,
+                  before.tm + before.tn), 12) + 8
+    y = key(c, kx, y, WHITE, 'acc[%d][%d] accumulates %s: the element marked in the tile'
+            % (fi, fj, nb('C[ty + %d][tx + %d]' % (rows[fi] - ty, cols[fj] - tx))), INK, 12) + 2
+    for s in tiles[1:2]:
+        y = c.para(kx, y, 'Where %s tiles are fewer than the SMs, the launch takes %s tiles of %s a thread instead.'
+                   % (dims(bm, bn), dims(s.bm, s.bn), dims(s.tm, s.tn)), 12, GREY)
+    return c.end(max(y, y0 + bm * e + 52) + 6)
 
-# --- step 4: 128-bit loads, A transposed -------------------------------------------------------------
 
 PAD_FILL = '#dcdcdc'
 
 
 def fig_vectorize(d3, d4):
     t3, t = shapes(d3)[0], shapes(d4)[0]
-    bm, bn, bk, tm, tn, piece, pad = t['bm'], t['bn'], t['bk'], t['tm'], t['tn'], t['piece'], t['a_pad']
+    bm, bn, bk, tm, tn, piece, pad = t.bm, t.bn, t.bk, t.tm, t.tn, t.piece, t.a_pad
     if pad < 0:
         raise Fail('%s --describe: shapes=%s: A is not stored transposed, and this figure shows it so'
                    % (d4['_binary'], d4['shapes']))
-    threads_m, threads_n = bm // tm, bn // tn
+    threads_m, threads_n = t.threads_m, t.threads_n
     ty, tx, p = 3, 5, 9                  # the thread drawn, the step p
     r0, k4 = 40, 1                       # the row of A whose float4 k4 is followed into a_tile
     brow, b4 = 1, 2                      # the row of B and its float4 followed into b_tile
-    c = Canvas(WIDTH, 800, 'Step 4: 128-bit loads and stores, A transposed in shared memory')
-    header(c, 'Step 4: four floats an instruction, A transposed in shared memory',
-           'make figures, from ./step4 --describe: shapes=%s (the larger tile is drawn)' % d4['shapes'])
+    rows, cols = owned(piece, tm, ty, threads_m), owned(piece, tn, tx, threads_n)
+    k4s = range(k4 * piece, (k4 + 1) * piece)
+    c = Figure('Step 4: four floats an instruction, A transposed in shared memory',
+               './step4 --describe: shapes=%s (the larger tile is drawn)' % d4['shapes'])
     # global A: its k-tile's first rows, in float4 pieces
     g, gx, gy, grows, first = 14, 40, 108, 6, r0 - 2
-    c.text(24, 82, 'global memory: A\'s k-tile, %d rows of %d, row-major (rows %d..%d drawn)'
+    c.text(24, 82, "global memory: A's k-tile, %d rows of %d, row-major (rows %d..%d drawn)"
            % (bm, bk, first, first + grows - 1), 12.5, A_INK)
-    c.rect(gx, gy, bk * g, grows * g, fill=A_FILL)
-    c.rect(gx + k4 * piece * g, gy + (r0 - first) * g, piece * g, g, fill=A_INK)
-    grid(c, gx, gy, grows, bk, g, g, color='#b7d7ef', strong=A_INK, strong_every=piece)
-    c.rect(gx, gy, bk * g, grows * g, stroke=A_INK, width=1.2)
-    for r in range(grows):
-        c.text(gx - 6, gy + r * g + g - 3, str(first + r), 10, GREY, anchor='end')
-    tx1 = gx + bk * g + 24
-    para(c, tx1, gy + 10, 'One LDG.E.128 loads %d consecutive k of one row of A (k = %d..%d of row %d, dark). '
-         'In shared memory A\'s k-tile is stored transposed, a_tile[p][r] = A[r][p], so that the %d values of A '
-         'a thread needs at step p lie side by side, like B\'s: its %d stores go down column %d of a_tile.'
-         % (piece, k4 * piece, k4 * piece + piece - 1, r0, tm, piece, r0), 400, 12)
+    tile(c, gx, gy, grows, bk, g, g, A_FILL, A_INK, '#b7d7ef', A_INK, piece, marks=[([r0 - first], k4s, A_INK)])
+    c.text(gx - 6, gy + g - 3, [str(first + r) for r in range(grows)], 10, GREY, 'end', gap=g)
+    c.para(gx + bk * g + 24, gy + 10, "One LDG.E.128 loads %d consecutive k of one row of A (%s of row %d, dark). "
+           "In shared memory A's k-tile is stored transposed, a_tile[p][r] = A[r][p], so that the %d values of "
+           "A a thread needs at step p lie side by side, like B's: its %d stores go down column %d of a_tile."
+           % (piece, nb('k = %d..%d' % (k4s[0], k4s[-1])), r0, tm, piece, r0), 12, width=400)
     # the thread's tile of C, in float4-wide pieces
     cs = 1.1
     cx, cy = WIDTH - 24 - bn * cs, 70
-    rows, cols = thread_rows(t, ty, threads_m), thread_cols(t, tx, threads_n)
-    c.rect(cx, cy, bn * cs, bm * cs, fill=C_FILL)
-    for r in rows:
-        for q in cols:
-            c.rect(cx + q * cs, cy + r * cs, cs, cs, fill=THREAD)
-    c.rect(cx, cy, bn * cs, bm * cs, stroke=INK, width=1)
-    para(c, cx - 4, cy + bm * cs + 16, 'thread (%d, %d)\'s %s tile of C: %d pieces of %s, stored with STG.E.128'
-         % (ty, tx, nb('%d x %d' % (tm, tn)), (tm // piece) * (tn // piece), nb('%d x %d' % (piece, piece))),
-         bn * cs + 8, 11.5, C_INK)
+    tile(c, cx, cy, bm, bn, cs, cs, C_FILL, INK, marks=[(rows, cols, THREAD)])
+    c.para(cx - 40, cy + bm * cs + 16, "thread (%d, %d)'s %s tile of C: %d pieces of %s, stored with STG.E.128"
+           % (ty, tx, dims(tm, tn), (tm // piece) * (tn // piece), dims(piece, piece)), 11.5, C_INK, width=bn * cs + 40)
 
-    # a_tile[BK][BM + pad]
-    w, h = 5.0, 12
-    ax, ay = 100, 300
-    cols_a = bm + pad
-    c.text(ax, ay + bk * h + 18, 'a_tile[%d][%d] in shared memory: A\'s k-tile transposed, each row padded by '
-           'A_PAD = %d floats' % (bk, cols_a, pad), 12.5, A_INK)
-    c.rect(ax, ay, bm * w, bk * h, fill=A_FILL)
-    c.rect(ax + bm * w, ay, pad * w, bk * h, fill=PAD_FILL)
-    c.rect(ax + r0 * w, ay + k4 * piece * h, w, piece * h, fill=A_INK)
-    grid(c, ax, ay, bk, cols_a, w, h, color='#c4ddf0')
+    # a_tile[BK][BM + pad]: the float4 of A down its column, thread (ty, tx)'s float4 at step p
+    w, h, ax, ay = 5.0, 12, 100, 300
+    tile(c, ax, ay, bk, bm + pad, w, h, A_FILL, A_INK, '#c4ddf0', marks=[(range(bk), range(bm, bm + pad), PAD_FILL),
+                                                                        (k4s, [r0], A_INK), ([p], rows, THREAD)])
     for q in range(0, bm + 1, 32):
-        c.text(ax + q * w, ay - 8, 'r = %d' % q if q == 0 else str(q), 10, GREY, anchor='start' if q == 0 else 'middle')
-    for pp in range(bk):
-        c.text(ax - 6, ay + pp * h + h - 2.5, 'p = %d' % pp if pp == 0 else str(pp), 10, GREY, anchor='end')
-    for q4 in range(tm // piece):
-        c.rect(ax + (q4 * piece * threads_m + ty * piece) * w, ay + p * h, piece * w, h, fill=THREAD)
-    c.rect(ax, ay, cols_a * w, bk * h, stroke=A_INK, width=1.2)
-    c.text(ax + cols_a * w + 6, ay + bk * h / 2 + 4, 'pad', 11, GREY)
-    # the float4 of A into its column
-    fx = gx + (k4 * piece + piece / 2) * g
-    ym = gy + grows * g + 24
+        c.text(ax + q * w, ay - 8, str(q) if q else 'r = 0', 10, GREY, 'middle' if q else 'start')
+    c.text(ax - 6, ay + h - 2.5, ['p = 0'] + [str(pp) for pp in range(1, bk)], 10, GREY, 'end', gap=h)
+    c.text(ax + (bm + pad) * w + 6, ay + bk * h / 2 + 4, 'pad', 11, GREY)
+    c.text(ax, ay + bk * h + 18, "a_tile[%d][%d] in shared memory: A's k-tile transposed, each row padded by "
+           'A_PAD = %d floats' % (bk, bm + pad, pad), 12.5, A_INK)
+    fx, ym = gx + (k4 * piece + piece / 2) * g, gy + grows * g + 24
     c.arrow([(fx, gy + (r0 - first) * g + g), (fx, ym), (ax + r0 * w + w / 2, ym),
              (ax + r0 * w + w / 2, ay + k4 * piece * h - 1)], A_INK, 1.5, head=6)
     c.text(ax + r0 * w + 12, ym + 22, '%d stores (STS.32) down column r = %d, rows p = %d..%d'
-           % (piece, r0, k4 * piece, k4 * piece + piece - 1), 11.5, A_INK)
+           % (piece, r0, k4s[0], k4s[-1]), 11.5, A_INK)
 
-    # b_tile[BK][BN], and a float4 of B into it
+    # b_tile[BK][BN], and a float4 of B into it from a corner of B's k-tile
     bw, bh = 4.5, 8
     bx, by = WIDTH - 24 - bn * bw, ay + bk * h + 80
-    c.rect(bx, by, bn * bw, bk * bh, fill=B_FILL)
-    c.rect(bx + b4 * piece * bw, by + brow * bh, piece * bw, bh, fill=B_INK)
-    for q4 in range(tn // piece):
-        c.rect(bx + (q4 * piece * threads_n + tx * piece) * bw, by + p * bh, piece * bw, bh, fill=THREAD)
-    grid(c, bx, by, bk, bn // piece, piece * bw, bh, color='#b8e4cf')
-    c.rect(bx, by, bn * bw, bk * bh, stroke=B_INK, width=1.2)
-    c.text(bx, by - 8, 'b_tile[%d][%d] in shared memory (float4 pieces marked)' % (bk, bn), 12.5, B_INK)
     gbx, gby = 40, by + 22
-    c.text(24, by - 8, 'global memory: B\'s k-tile (a corner)', 12.5, B_INK)
-    c.rect(gbx, gby, 12 * g, 3 * g, fill=B_FILL)
-    c.rect(gbx + b4 * piece * g, gby + brow * g, piece * g, g, fill=B_INK)
-    grid(c, gbx, gby, 3, 12, g, g, color='#b8e4cf', strong=B_INK, strong_every=piece)
-    c.rect(gbx, gby, 12 * g, 3 * g, stroke=B_INK, width=1.2)
+    b4s = range(b4 * piece, (b4 + 1) * piece)
+    tile(c, bx, by, bk, bn // piece, piece * bw, bh, B_FILL, B_INK, '#b8e4cf')
+    cells(c, bx, by, bw, bh, [brow], b4s, B_INK)
+    cells(c, bx, by, bw, bh, [p], cols, THREAD)
+    c.text(bx, by - 8, 'b_tile[%d][%d] in shared memory (float4 pieces marked)' % (bk, bn), 12.5, B_INK)
+    tile(c, gbx, gby, 3, 12, g, g, B_FILL, B_INK, '#b8e4cf', B_INK, piece, marks=[([brow], b4s, B_INK)])
+    c.text(24, by - 8, "global memory: B's k-tile (a corner)", 12.5, B_INK)
     c.arrow([(gbx + (b4 + 1) * piece * g, gby + brow * g + g / 2), (bx - 30, gby + brow * g + g / 2),
              (bx - 30, by + brow * bh + bh / 2), (bx + b4 * piece * bw - 2, by + brow * bh + bh / 2)], B_INK, 1.5,
             head=6)
-    para(c, 24, gby + 3 * g + 22, 'B is not transposed: its float4 goes to shared memory as it is, one STS.128.',
-         bx - 70, 12)
+    c.para(24, gby + 3 * g + 22, 'B is not transposed: its float4 goes to shared memory as it is, one STS.128.', 12,
+           width=bx - 70)
 
     # the key
-    ky = by + bk * bh + 36
-    y = key(c, 24, ky, THREAD, 'thread (ty, tx) = (%d, %d) at step p = %d: its fragments are %d float4 of a_tile '
-            '(rows %s) and %d of b_tile (columns likewise): %d LDS.128 for %d FMAs, where step 3 made %d 32-bit '
-            'loads for %d.' % (ty, tx, p, tm // piece, nb('%d*ty + {0..%d}' % (piece, piece - 1)) +
-                               (' and %s' % nb('%d + %d*ty + {0..%d}' % (piece * threads_m, piece, piece - 1))
-                                if tm // piece > 1 else ''),
-                               tn // piece, (tm + tn) // piece, tm * tn, t3['tm'] + t3['tn'], t3['tm'] * t3['tn']),
-            WIDTH - 48)
-    y = para(c, 46, y + 2, 'Rows of %d + %d = %d floats (%d mod 32): a warp\'s transposed stores spread over the '
-             'shared-memory banks.' % (bm, pad, cols_a, cols_a % 32), WIDTH - 70, 12, GREY)
-    c.height = y + 2
-    return c
+    a_rows = nb('%d*ty + {0..%d}' % (piece, piece - 1))
+    if tm // piece > 1:
+        a_rows += ' and ' + nb('%d + %d*ty + {0..%d}' % (piece * threads_m, piece, piece - 1))
+    y = key(c, 24, by + bk * bh + 36, THREAD, 'thread (ty, tx) = (%d, %d) at step p = %d: its fragments are %d '
+            'float4 of a_tile (rows %s) and %d of b_tile (columns likewise): %d LDS.128 for %d FMAs, where step 3 '
+            'made %d 32-bit loads for %d.' % (ty, tx, p, tm // piece, a_rows, tn // piece, (tm + tn) // piece,
+                                              tm * tn, t3.tm + t3.tn, t3.tm * t3.tn))
+    y = c.para(46, y - 4, "Rows of %d + %d = %d floats (%d mod 32): a warp's transposed stores spread over the "
+               'shared-memory banks.' % (bm, pad, bm + pad, (bm + pad) % 32), 12, GREY)
+    return c.end(y + 2)
 
-# --- step 5: the pipeline --------------------------------------------------------------------------
 
-def pipeline_panel(c, y, stages, bk, kt_count, x0, tile_w, pro_w, title):
-    """The ring of `stages` stages over time, k-tiles 0 .. kt_count - 1 (k-tile t in SERIES[t]):
-    the copies in flight, what each stage holds, the FMAs, and the one barrier a k-tile.
+def pipeline_panel(c, y, stages, bk, title):
+    """The ring of `stages` stages over time, k-tiles 0..3 (k-tile t in SERIES[t]) after the
+    prefetch: the copies in flight, what each stage holds, the FMAs, and the one barrier a k-tile.
     Returns the y below it."""
+    x0, start, tile_w, h = 150, 214, (WIDTH - 40 - 214) / 4, 22     # 64 units of prefetch, 4 k-tiles
+    end = start + 4 * tile_w
     c.text(24, y, title, 13, INK, bold=True)
-    y += 14
-    sl = tile_w / bk
-    start = x0 + pro_w                                   # the main loop's first slice
-    end = start + kt_count * tile_w
+    c.text(x0 + 32, y + 15, 'prefetch', 11, GREY, 'middle')
+    y += 18
 
     def at(t, slice_):                                   # the start of slice `slice_` of k-tile t
-        return start + t * tile_w + slice_ * sl
+        return start + t * tile_w + slice_ * tile_w / bk
 
     def barrier(t):                                      # the wait and barrier before k-tile t's frags
-        return x0 + pro_w - 8 if t == 0 else at(t - 1, bk - 1)
+        return min(end, start - 8 if t == 0 else at(t - 1, bk - 1))
 
     lanes = max(1, stages - 1)                           # copies in flight at once
-    rows = [('copies in flight', lanes)] + [('stage s%d' % s, 1) for s in range(stages)] + [('FMAs', 1)]
-    h, gap = 22, 6
-    ys, yy = {}, y
-    for name, n in rows:
-        ys[name] = yy
-        c.rect(x0, yy, end - x0, n * h + (n - 1) * 2, fill='#f7f7f7')
-        c.text(x0 - 10, yy + (n * h + (n - 1) * 2) / 2 + 4.5, name, 12, INK, anchor='end')
-        yy += n * h + (n - 1) * 2 + gap
-    bottom = yy - gap
-    total = kt_count + stages                            # k-tiles whose copies are drawn
-    for t in range(total):
-        col, fill = SERIES[t % len(SERIES)], SERIES_FILL[t % len(SERIES_FILL)]
+    tops = [y] + [y + lanes * (h + 2) + 4 + s * (h + 6) for s in range(stages + 1)]   # copies, stages, FMAs
+    for i, name in enumerate(['copies in flight'] + ['stage s%d' % s for s in range(stages)] + ['FMAs']):
+        rh = lanes * (h + 2) - 2 if i == 0 else h
+        c.rect(x0, tops[i], end - x0, rh, fill='#f7f7f7')
+        c.text(x0 - 10, tops[i] + rh / 2 + 4.5, name, 12, INK, 'end')
+    for t in range(4 + stages):                          # the k-tiles whose copies are drawn
         issue = x0 + 8 + t * 16 if t <= stages - 2 else at(t - (stages - 1), 0)
-        land = barrier(t)
+        land, free = barrier(t), barrier(t + 1)          # the copy lands; its stage is read until free
         if issue >= end:
             continue
-        lane = t % lanes
-        cy = ys['copies in flight'] + lane * (h + 2)
-        c.rect(issue, cy + 3, min(land, end) - issue, h - 6, fill=col)
-        label_x = max(issue, barrier(0)) + 5          # clear of the prefetch's barrier
-        if min(land, end) - label_x > 70:
-            c.text(label_x, cy + h / 2 + 4, 'k-tile %d \u2192 s%d' % (t, t % stages), 11, '#ffffff')
-        # the stage: filling, then read until the barrier of its own k-tile frees it
-        sy = ys['stage s%d' % (t % stages)]
-        c.rect(issue, sy + 3, min(land, end) - issue, h - 6, fill=fill)
-        if land < end:
-            free = min(barrier(t + 1), end)
-            c.rect(land, sy + 3, free - land, h - 6, fill=col)
-            if free - land > 40:
-                c.text(land + 5, sy + h / 2 + 4, 'k-tile %d' % t, 11, '#ffffff')
-    for t in range(kt_count):
-        col = SERIES[t % len(SERIES)]
-        fy = ys['FMAs']
-        c.rect(at(t, 0), fy + 3, tile_w, h - 6, fill=col)
-        for q in range(1, bk):
-            c.rect(at(t, q) - 0.5, fy + 3, 1, h - 6, fill='#ffffff')
-        c.text(at(t, 0) + tile_w / 2, y - 3, 'k-tile %d' % t, 11, col, anchor='middle')
-    c.text(x0 + pro_w / 2, y - 3, 'prefetch', 11, GREY, anchor='middle')
-    for t in range(kt_count + 1):
-        bxx = barrier(t)
-        if bxx < end:
-            c.rect(bxx - 1, y + 1, 2, bottom - y + 5, fill=BARRIER)
-    c.text(end + 6, ys['FMAs'] + h / 2 + 4, '...', 12, GREY)
-    return bottom
+        cy, sy = y + t % lanes * (h + 2), tops[1 + t % stages]
+        col, fill = SERIES[t % len(SERIES)], SERIES_FILL[t % len(SERIES)]
+        c.rect(issue, cy + 3, land - issue, h - 6, fill=col)
+        c.rect(issue, sy + 3, land - issue, h - 6, fill=fill)
+        c.rect(land, sy + 3, free - land, h - 6, fill=col)
+        if land - max(issue, barrier(0)) > 75:           # clear of the prefetch's barrier
+            c.text(max(issue, barrier(0)) + 5, cy + h / 2 + 4, 'k-tile %d \u2192 s%d' % (t, t % stages), 11, WHITE)
+        if free - land > 40:
+            c.text(land + 5, sy + h / 2 + 4, 'k-tile %d' % t, 11, WHITE)
+    for t in range(4):
+        c.rect(at(t, 0), tops[-1] + 3, tile_w, h - 6, fill=SERIES[t])
+        grid(c, at(t, 0), tops[-1] + 3, 1, bk, tile_w / bk, h - 6, WHITE, every=1)
+        c.text(at(t, 0) + tile_w / 2, y - 3, 'k-tile %d' % t, 11, SERIES[t], 'middle')
+    for t in range(5):
+        c.rect(barrier(t) - 1, y + 1, 2, tops[-1] + h - y + 5, fill=BARRIER)
+    c.text(end + 6, tops[-1] + h / 2 + 4, '...', 12, GREY)
+    return tops[-1] + h
 
 
 def fig_pipeline(d5):
-    t = shapes(d5)[0]
-    bk = t['bk']
+    bk = shapes(d5)[0].bk
     default, most = int(need(d5, 'default_stages')), int(need(d5, 'max_stages'))
-    shown = [default] + ([default + 1] if default + 1 <= most else [])
-    c = Canvas(WIDTH, 700, 'Step 5: the ring of shared-memory stages over time')
-    header(c, 'Step 5: a ring of stages, the copies in flight beside the FMAs, one barrier a k-tile',
-           'make figures, from ./step5 --describe: shapes=%s default_stages=%d max_stages=%d'
-           % (d5['shapes'], default, most))
-    x0, pro_w, kt_count = 150, 64, 4
-    tile_w = (WIDTH - 40 - x0 - pro_w) / kt_count
+    c = Figure('Step 5: a ring of stages, the copies in flight beside the FMAs, one barrier a k-tile',
+               './step5 --describe: shapes=%s default_stages=%d max_stages=%d' % (d5['shapes'], default, most))
     y = 92
-    for stages in shown:
-        title = '%d stages%s: %d cop%s in flight while a k-tile\'s %d slices of FMAs run' % (
-            stages, ' (the default, --stages %d)' % stages if stages == default else ' (--stages %d)' % stages,
-            stages - 1, 'y' if stages == 2 else 'ies', bk)
-        y = pipeline_panel(c, y, stages, bk, kt_count, x0, tile_w, pro_w, title) + 44
-    y -= 14
-    y = key(c, 24, y, BARRIER, 'at the last slice of each k-tile: wait until the next k-tile\'s copy has landed '
+    for stages in [default] + ([default + 1] if default + 1 <= most else []):
+        title = "%d stages (%s--stages %d): %d cop%s in flight while a k-tile's %d slices of FMAs run" % (
+            stages, 'the default, ' if stages == default else '', stages, stages - 1, 'y' if stages == 2 else 'ies', bk)
+        y = pipeline_panel(c, y, stages, bk, title) + 30
+    y = key(c, 24, y, BARRIER, "at the last slice of each k-tile: wait until the next k-tile's copy has landed "
             '(cp.async.wait_group), then the one barrier (__syncthreads()): it makes that k-tile visible to every '
-            'thread, and frees the stage just read, which the copy issued at the next slice 0 refills.',
-            WIDTH - 48) + 6
+            'thread, and frees the stage just read, which the copy issued at the next slice 0 refills.')
     y = key(c, 24, y, SERIES[1], 'a copy of k-tile t (cp.async, global to shared, no register in between) goes '
-            'into stage t mod S, issued at slice 0 of k-tile t - (S - 1): S - 1 k-tiles ahead of its FMAs.',
-            WIDTH - 48) + 6
+            'into stage t mod S, issued at slice 0 of k-tile t - (S - 1): S - 1 k-tiles ahead of its FMAs.')
     y = key(c, 24, y, SERIES_FILL[1], 'a stage being filled (lighter), then read (darker) until the barrier of its '
-            'own k-tile.', WIDTH - 48) + 6
-    y = para(c, 24, y, 'Not drawn: the fragments of slice p + 1 load from shared memory into registers while slice '
-             'p\'s FMAs run, across k-tiles too (two sets of registers).', WIDTH - 48, 12, GREY)
-    c.height = y + 4
-    return c
+            'own k-tile.')
+    y = c.para(24, y, "Not drawn: the fragments of slice p + 1 load from shared memory into registers while slice "
+               "p's FMAs run, across k-tiles too (two sets of registers).", 12, GREY)
+    return c.end(y + 4)
 
-# --- step 6: the loop unrolled -------------------------------------------------------------------------
 
 def code_box(c, x, y, w, title, lines, size=12):
     """A box of code lines under a bold title; returns its bottom."""
     c.text(x, y, title, 12.5, INK, bold=True)
-    h = 14 + len(lines) * size * 1.45
-    c.rect(x, y + 8, w, h, fill='#f6f6f6', stroke='#d0d0d0', width=1)
-    for i, line in enumerate(lines):
-        c.text(x + 12, y + 8 + 8 + (i + 1) * size * 1.45 - 4, line, size, INK)
-    return y + 8 + h
+    c.rect(x, y + 8, w, 14 + len(lines) * size * LEADING, fill='#f6f6f6', stroke='#d0d0d0')
+    c.text(x + 12, y + 12 + size * LEADING, lines, size, INK)
+    return y + 22 + len(lines) * size * LEADING
 
 
 def fig_unroll(d6):
-    stages_list = ints(need(d6, 'unrolled_stages'), ',', d6, 'unrolled_stages')
-    S = stages_list[0]
-    bk = shapes(d6, 'unrolled_shapes')[0]['bk']
-    rolled_bk = shapes(d6)[0]['bk']
-    default = int(need(d6, 'default_stages'))
-    most = int(need(d6, 'max_stages'))
-    n = 3 * S                                           # k-tiles drawn: three trips
-    c = Canvas(WIDTH, 640, 'Step 6: the pipeline\'s loop unrolled by its stage count')
-    header(c, 'Step 6: the loop unrolled by its %d stages: every stage index a constant' % S,
-           'make figures, from ./step6 --describe: unrolled_stages=%s unrolled_shapes=%s default_stages=%d'
-           % (d6['unrolled_stages'], d6['unrolled_shapes'], default))
+    unrolled = [s.stages for s in records(d6, 'unrolled_stages', 'stages')]
+    S, bk, rolled_bk = unrolled[0], shapes(d6, 'unrolled_shapes')[0].bk, shapes(d6)[0].bk
+    most, n = int(need(d6, 'max_stages')), 3 * unrolled[0]        # n: k-tiles drawn, three trips
+    c = Figure('Step 6: the loop unrolled by its %d stages: every stage index a constant' % S,
+               './step6 --describe: unrolled_stages=%s unrolled_shapes=%s default_stages=%s'
+               % (d6['unrolled_stages'], d6['unrolled_shapes'], need(d6, 'default_stages')))
 
-    def write_of(pipe):
-        return S - 1 if pipe == 0 else pipe - 1
+    def stages_of(pipe):                  # the stage read, refilled, and taken the next slice 0 from
+        return [pipe, (pipe - 1) % S, (pipe + 1) % S]
 
-    def next_of(pipe):
-        return 0 if pipe + 1 == S else pipe + 1
-
-    w = (WIDTH - 48 - 20) / 2
-    y1 = code_box(c, 24, 80, w, "step 5's loop: one body, the stages in registers",
-                  ['for (k_tile = 0; k_tile < k_tile_count; k_tile++) {',
-                   '    next = read + 1 == %d ? 0 : read + 1;' % S,
-                   '    k_tile_body(read, write, next, ...);',
-                   '    write = read;',
-                   '    read = next;',
-                   '}'])
-    y2 = code_box(c, 24 + w + 20, 80, w, 'step 6: %d bodies a trip, each stage a constant' % S,
-                  ['for (base = 0; base < k_tile_count; base += %d) {' % S] +
-                  ['    k_tile_body(%d, %d, %d, ...);   // pipe %d' % (p, write_of(p), next_of(p), p) for p in range(S)] +
-                  ['}'] + [''] * max(0, 6 - S - 2))
-    y = max(y1, y2) + 40
+    w = (WIDTH - 68) / 2
+    code_box(c, 24, 80, w, "step 5's loop: one body, the stages in registers",
+             ['for (k_tile = 0; k_tile < k_tile_count; k_tile++) {', '    next = read + 1 == %d ? 0 : read + 1;' % S,
+              '    k_tile_body(read, write, next, ...);', '    write = read;', '    read = next;', '}'])
+    y = code_box(c, 44 + w, 80, w, 'step 6: %d bodies a trip, each stage a constant' % S,
+                 ['for (base = 0; base < k_tile_count; base += %d) {' % S] +
+                 ['    k_tile_body(%d, %d, %d, ...);   // pipe %d' % (*stages_of(p), p) for p in range(S)] +
+                 ['}'] + [''] * (4 - S)) + 40     # as tall as step 5's
 
     # the k-tiles, and the stages each body reads, refills and takes its next slice 0 from
-    x0, cw = 230, (WIDTH - 24 - 230) / n
-    sub = ['reads', 'refills for k-tile + %d' % (S - 1), 'next from']
-    c.text(x0 - 10, y, 'k-tile', 12, GREY, anchor='end')
+    x0, cw, rh = 230, (WIDTH - 24 - 230) / n, 20
+    c.text(x0 - 10, y, 'k-tile', 12, GREY, 'end')
     for k in range(n):
-        c.text(x0 + k * cw + cw / 2, y, str(k), 12, GREY, anchor='middle')
-    y += 12
-    rh = 20
-    for variant in ('step 5', 'step 6'):
-        c.text(24, y + 15, variant + "'s loop" if variant == 'step 5' else 'step 6, unrolled', 12.5, INK, bold=True)
-        for i, name in enumerate(sub):
-            c.text(x0 - 10, y + i * rh + 14, name, 12, INK, anchor='end')
+        c.text(x0 + k * cw + cw / 2, y, str(k), 12, GREY, 'middle')
+    for step6, title in ((False, "step 5's loop"), (True, 'step 6, unrolled')):
+        y += 12
+        c.text(24, y + 15, title, 12.5, INK, bold=True)
+        c.text(x0 - 10, y + 14, ['reads', 'refills for k-tile + %d' % (S - 1), 'next from'], 12, INK, 'end', gap=rh)
         for k in range(n):
-            pipe = k % S
-            vals = [pipe, write_of(pipe), next_of(pipe)]
-            for i, v in enumerate(vals):
+            for i, stage in enumerate(stages_of(k % S)):
                 bx, by = x0 + k * cw + 4, y + i * rh + 2
-                if variant == 'step 5':
-                    c.rect(bx, by, cw - 8, rh - 4, fill='#ffffff', stroke='#bdbdbd', width=1)
-                    c.text(bx + (cw - 8) / 2, by + rh - 8, ['read', 'write', 'next'][i], 10.5, GREY,
-                           anchor='middle')
+                if step6:
+                    c.rect(bx, by, cw - 8, rh - 4, fill=SERIES[stage])
+                    c.text(bx + cw / 2 - 4, by + rh - 8, 's%d' % stage, 11, WHITE, 'middle', bold=True)
                 else:
-                    c.rect(bx, by, cw - 8, rh - 4, fill=SERIES[v])
-                    c.text(bx + (cw - 8) / 2, by + rh - 8, 's%d' % v, 11, '#ffffff', anchor='middle', bold=True)
+                    c.rect(bx, by, cw - 8, rh - 4, fill=WHITE, stroke='#bdbdbd')
+                    c.text(bx + cw / 2 - 4, by + rh - 8, ['read', 'write', 'next'][i], 10.5, GREY, 'middle')
         y += 3 * rh + 4
-        # the loop: back after every body (step 5), after every S bodies (step 6)
-        span = 1 if variant == 'step 5' else S
+        span = S if step6 else 1                    # the loop goes back after every body, or every S
         for k in range(0, n, span):
             lx0, lx1 = x0 + k * cw + 6, x0 + (k + span) * cw - 6
             c.arrow([(lx1, y), (lx1, y + 10), (lx0, y + 10), (lx0, y + 1)], GREY, 1.2, head=5)
-            if variant == 'step 6':
-                c.text((lx0 + lx1) / 2, y + 26, 'trip: base = %d' % k, 11, GREY, anchor='middle')
-        y += 46 if variant == 'step 6' else 30
-    keyw = WIDTH - 48
-    y = key(c, 24, y, '#ffffff', 'step 5: the same machine code for every k-tile; which stage it reads, refills and '
+            if step6:
+                c.text((lx0 + lx1) / 2, y + 26, 'trip: base = %d' % k, 11, GREY, 'middle')
+        y += 18
+    y = key(c, 24, y + 28, WHITE, 'step 5: the same machine code for every k-tile; which stage it reads, refills and '
             'loads the next slice 0 from are registers, worked out and stepped round the ring each k-tile, and every '
-            'shared-memory address is built from them.', keyw, stroke='#bdbdbd') + 6
+            'shared-memory address is built from them.', stroke='#bdbdbd')
     y = key(c, 24, y, SERIES[0], 'step 6: one body for each stage, %d a trip; in the body for pipe p the stage '
             'read is s(p), the stage refilled the one before it and the next one after it: constants folded into the '
-            'addresses.' % S, keyw) + 6
-    others = [s_ for s_ in range(2, most + 1) if s_ not in stages_list]
-    y = para(c, 24, y, 'Each body is one k-tile of %d slices (k-tiles %d deep at %s stages, where step 6 unrolls; '
-             'step 5\'s are %d deep): the copy at slice 0, the wait and the one barrier at slice %d. At %s stages '
-             'step 6 keeps step 5\'s loop.' % (bk, bk, ' and '.join(map(str, stages_list)), rolled_bk, bk - 1,
-                                                  ' and '.join(map(str, others)) or 'other'), keyw, 12, GREY)
-    c.height = y + 4
-    return c
+            'addresses.' % S)
+    others = ' and '.join(str(s) for s in range(2, most + 1) if s not in unrolled) or 'other'
+    y = c.para(24, y, "Each body is one k-tile of %d slices (k-tiles %d deep at %s stages, where step 6 unrolls; "
+               "step 5's are %d deep): the copy at slice 0, the wait and the one barrier at slice %d. At %s stages "
+               "step 6 keeps step 5's loop." % (bk, bk, ' and '.join(map(str, unrolled)), rolled_bk, bk - 1, others),
+               12, GREY)
+    return c.end(y + 4)
 
-# --- going further, 1: warp tiles -------------------------------------------------------------------
 
 def wavefronts(float4s):
     """Shared-memory wavefronts (128 bytes each) for a warp's LDS.128 of this many distinct float4."""
     return (16 * float4s + 127) // 128
 
 
-def tile_panel(c, x, y, e, bm, bn, rows_of, cols_of, warp_rows, warp_cols, title, outlines=()):
-    """A block tile with warp 0's elements (light) and lane 0's (thread 0's, dark); outlines: warp tiles."""
+def tile_panel(c, x, y, e, t, title):
+    """A block tile with warp 0's elements (light) and thread 0's (dark). Step 6's core lays its
+    threads across the tile; a track tile (t.wm x t.wn warp tiles) gives each warp a tile of its
+    own, outlined and named, its 32 lanes a grid of 4 x 4 pieces in it."""
+    bm, bn = t.bm, t.bn
+    warp_tiles = hasattr(t, 'wm')
+    piece, grid_m, grid_n = (4, t.wm // t.tm, t.wn // t.tn) if warp_tiles else (t.piece, t.threads_m, t.threads_n)
     c.rect(x, y, bn * e, bm * e, fill=C_FILL)
-    cells(c, x, y, e, warp_rows, warp_cols, WARP_FILL)
-    grid(c, x, y, bm // 4, bn // 4, 4 * e, 4 * e, color='#f1dbb8')
-    cells(c, x, y, e, rows_of, cols_of, THREAD)
-    for (r0, q0, h, w, label) in outlines:
-        c.rect(x + q0 * e, y + r0 * e, w * e, h * e, stroke=WARP, width=1.2)
-        c.text(x + (q0 + w / 2) * e, y + (r0 + h / 2) * e + 4, label, 11, WARP, anchor='middle')
+    cells(c, x, y, e, e, {r for ty in range(32 // grid_n) for r in owned(piece, t.tm, ty, grid_m)},
+          {q for tx in range(grid_n) for q in owned(piece, t.tn, tx, grid_n)}, WARP_FILL)
+    cells(c, x, y, e, e, owned(piece, t.tm, 0, grid_m), owned(piece, t.tn, 0, grid_n), THREAD)
+    grid(c, x, y, bm // 4, bn // 4, 4 * e, 4 * e, '#f1dbb8')
+    if warp_tiles:
+        grid(c, x, y, bm // t.wm, bn // t.wn, t.wn * e, t.wm * e, WARP, every=1)
+        for w in range(1, (bm // t.wm) * (bn // t.wn)):
+            r0, q0 = (w // (bn // t.wn)) * t.wm, (w % (bn // t.wn)) * t.wn
+            c.text(x + (q0 + t.wn / 2) * e, y + (r0 + t.wm / 2) * e + 4, 'warp %d' % w, 11, WARP, 'middle')
     c.rect(x, y, bn * e, bm * e, stroke=INK, width=1.2)
     c.text(x, y - 10, title, 12.5, INK, bold=True)
 
 
 def fig_warp_tiles(d6):
-    core = shapes(d6)[0]
-    wt = track_tiles(d6)['large']
-    bm, bn = core['bm'], core['bn']
-    e = 2.9
-    c = Canvas(WIDTH, 700, 'Going further, 1: warp tiles')
-    header(c, 'Going further, 1: warp tiles: a warp\'s fragment loads in one wavefront',
-           'make figures, from ./step6 --describe: shapes=%s track_tiles=large:%dx%dx%d:%dx%d:%dx%d:...'
-           % (d6['shapes'], wt['bm'], wt['bn'], wt['bk'], wt['wm'], wt['wn'], wt['tm'], wt['tn']))
-    # the core: threads laid over the whole tile, as in step 5
-    threads_m, threads_n = core['bm'] // core['tm'], core['bn'] // core['tn']
-    warp_ty = 32 // threads_n
-    c_rows = thread_rows(core, 0, threads_m)
-    c_cols = thread_cols(core, 0, threads_n)
-    c_wrows = sorted({r for ty in range(warp_ty) for r in thread_rows(core, ty, threads_m)})
-    c_wcols = sorted({q for tx in range(threads_n) for q in thread_cols(core, tx, threads_n)})
+    core, wt = shapes(d6)[0], track_tiles(d6)['large']
+    bm, bn, e = core.bm, core.bn, 2.9
+    lanes_m, lanes_n = wt.wm // wt.tm, wt.wn // wt.tn
+    warp_ty = 32 // core.threads_n                      # rows of threads a warp spans in the core
+    c = Figure("Going further, 1: warp tiles: a warp's fragment loads in one wavefront",
+               './step6 --describe: shapes=%s track_tiles=large:%dx%dx%d:%dx%d:%dx%d:...'
+               % (d6['shapes'], wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn))
     x1, x2, y0 = 44, WIDTH - 44 - bn * e, 104
-    tile_panel(c, x1, y0, e, bm, bn, c_rows, c_cols, c_wrows, c_wcols, "step 6's core: threads across the tile")
-    # warp tiles: warp w owns a WM x WN tile, its lanes a grid of thread tiles in it
-    lanes_m, lanes_n = wt['wm'] // wt['tm'], wt['wn'] // wt['tn']
-    warps_n = wt['bn'] // wt['wn']
-    pw = dict(piece=4, tm=wt['tm'], tn=wt['tn'])
-    w_rows = thread_rows(pw, 0, lanes_m)
-    w_cols = thread_cols(pw, 0, lanes_n)
-    w_wrows = list(range(wt['wm']))
-    w_wcols = list(range(wt['wn']))
-    outlines = [((w // warps_n) * wt['wm'], (w % warps_n) * wt['wn'], wt['wm'], wt['wn'], '' if w == 0 else 'warp %d' % w)
-                for w in range((wt['bm'] // wt['wm']) * warps_n)]
-    tile_panel(c, x2, y0, e, wt['bm'], wt['bn'], w_rows, w_cols, w_wrows, w_wcols,
-               'warp tiles: warp w owns a %s tile' % nb('%d x %d' % (wt['wm'], wt['wn'])), outlines)
-
+    tile_panel(c, x1, y0, e, core, "step 6's core: threads across the tile")
+    tile_panel(c, x2, y0, e, wt, 'warp tiles: warp w owns a %s tile' % dims(wt.wm, wt.wn))
     # one LDS.128 of B across the warp (its first float4 of each thread)
-    def b_strip(x, cols_read, float4s):
-        sy = y0 + bm * e + 26
-        c.rect(x, sy, bn * e, 12, fill=B_FILL)
-        for q in cols_read:
-            c.rect(x + q * e, sy, e, 12, fill=B_INK)
-        grid(c, x, sy, 1, bn // 4, 4 * e, 12, color='#ffffff')
-        c.rect(x, sy, bn * e, 12, stroke=B_INK, width=1)
-        y = para(c, x, sy + 30, 'a row of b_stage: what one LDS.128 of B reads across the warp: %d float4, %d bytes, '
-                 '%d wavefront%s' % (float4s, 16 * float4s, wavefronts(float4s), '' if wavefronts(float4s) == 1 else 's'),
-                 bn * e, 12, B_INK)
-        return y
-    core_b = sorted({tx * 4 + q for tx in range(threads_n) for q in range(4)})
-    warp_b = sorted({ln * 4 + q for ln in range(lanes_n) for q in range(4)})
-    ya = b_strip(x1, core_b, threads_n)
-    yb = b_strip(x2, warp_b, lanes_n)
-    y = max(ya, yb) + 10
-    core_wf = (core['tm'] // 4) * wavefronts(warp_ty) + (core['tn'] // 4) * wavefronts(threads_n)
-    warp_wf = (wt['tm'] // 4) * wavefronts(lanes_m) + (wt['tn'] // 4) * wavefronts(lanes_n)
-    y = key(c, 24, y, THREAD, 'thread 0\'s %s tile: four %s pieces, as in step 5; and warp 0\'s threads (light):'
+    y = y0
+    for x, n in ((x1, core.threads_n), (x2, lanes_n)):
+        tile(c, x, y0 + bm * e + 26, 1, bn // 4, 4 * e, 12, B_FILL, B_INK, WHITE, marks=[([0], range(n), B_INK)])
+        y = max(y, c.para(x, y0 + bm * e + 56, 'a row of b_stage: what one LDS.128 of B reads across the warp: %d '
+                          'float4, %d bytes, %d wavefront%s' % (n, 16 * n, wavefronts(n), 's' * (wavefronts(n) > 1)),
+                          12, B_INK, width=bn * e))
+    core_wf = (core.tm // 4) * wavefronts(warp_ty) + (core.tn // 4) * wavefronts(core.threads_n)
+    warp_wf = (wt.tm // 4) * wavefronts(lanes_m) + (wt.tn // 4) * wavefronts(lanes_n)
+    y = key(c, 24, y + 10, THREAD, "thread 0's %s tile: four %s pieces, as in step 5; and warp 0's threads (light):"
             ' in the core two %d-row bands across all %d columns, in warp tiles a %s tile, its lanes a %s grid.'
-            % (nb('%d x %d' % (core['tm'], core['tn'])), nb('4 x 4'), 4 * warp_ty, bn,
-               nb('%d x %d' % (wt['wm'], wt['wn'])), nb('%d x %d' % (lanes_m, lanes_n))), WIDTH - 48) + 6
-    y = para(c, 24, y, 'A k-slice\'s fragments then cost a warp %d wavefronts of shared memory instead of %d, for the '
-             'same %d FMAs a thread.' % (warp_wf, core_wf, core['tm'] * core['tn']), WIDTH - 48, 12.5)
-    c.height = y + 4
-    return c
+            % (dims(core.tm, core.tn), dims(4, 4), 4 * warp_ty, bn, dims(wt.wm, wt.wn), dims(lanes_m, lanes_n)))
+    y = c.para(24, y, "A k-slice's fragments then cost a warp %d wavefronts of shared memory instead of %d, for the "
+               'same %d FMAs a thread.' % (warp_wf, core_wf, core.tm * core.tn))
+    return c.end(y + 4)
 
-
-# --- going further, 2: split K over a cluster ----------------------------------------------------------
 
 def fig_split_k(d6):
     ex = example(d6, 'split_k_example')
-    tiles_ = track_tiles(d6)
-    t = tiles_[ex['tile']]
+    t = track_tiles(d6)[ex.tile]
     sms = int(need(d6, 'example_sms'))
-    split, k_tiles = ex['split'], ex['k_tiles']
-    each = (k_tiles + split - 1) // split
-    rows_each = t['bm'] // split
-    c = Canvas(WIDTH, 700, 'Going further, 2: split K over a cluster')
-    header(c, 'Going further, 2: K split over the %d blocks of a cluster' % split,
-           'make figures, from ./step6 --describe: split_k_example=%s example_sms=%d'
-           % (shown_words(d6['split_k_example'], 'parts', 'runs'), sms))
+    split, k_tiles, mine = ex.split, ex.k_tiles, 1      # mine: the block whose sum is drawn
+    each, rows_each = -(-k_tiles // split), t.bm // split
+    rows = ['rows %d..%d' % (r * rows_each, (r + 1) * rows_each - 1) for r in range(split)]
+    c = Figure('Going further, 2: K split over the %d blocks of a cluster' % split,
+               './step6 --describe: split_k_example=%s example_sms=%d' % (d6['split_k_example'], sms))
     # C and its tiles
-    m, n = ex['m'], ex['n']
-    tm_, tn_ = (m + t['bm'] - 1) // t['bm'], (n + t['bn'] - 1) // t['bn']
-    cs = 200 / max(tm_, tn_)
-    cx, cy = 24, 96
-    for r in range(tm_):
-        for q in range(tn_):
-            c.rect(cx + q * cs, cy + r * cs, cs, cs, fill=C_INK if (r, q) == (0, 0) else C_FILL, stroke='#ffffff',
-                   width=1)
-    c.rect(cx, cy, tn_ * cs, tm_ * cs, stroke=INK, width=1.2)
-    y = para(c, cx, cy + tm_ * cs + 20, '%s: %d tiles of %s for %d SMs. Each tile is one cluster of %d blocks: '
-             '%d blocks.' % (nb('%d x %d x %d' % (m, n, ex['k'])), ex['tiles'], nb('%d x %d' % (t['bm'], t['bn'])), sms,
-                             split, ex['blocks']), 200, 12)
+    tiles_m, tiles_n = -(-ex.m // t.bm), -(-ex.n // t.bn)
+    cs = 200 / max(tiles_m, tiles_n)
+    tile(c, 24, 96, tiles_m, tiles_n, cs, cs, C_FILL, INK, WHITE, every=1, marks=[([0], [0], C_INK)])
+    y = c.para(24, 96 + tiles_m * cs + 20, '%s: %d tiles of %s for %d SMs. Each tile is one cluster of %d blocks: '
+               '%d blocks.' % (dims(ex.m, ex.n, ex.k), ex.tiles, dims(t.bm, t.bn), sms, split, ex.blocks), 12,
+               width=200)
     # the tile's k-tiles, shared by the blocks of its cluster
     kx, ky, kw = 270, 96, WIDTH - 24 - 270
-    c.text(kx, ky + 10, "the tile's K: %d k-tiles of %d, a share of %d k-tiles to each block (rank r)"
-           % (k_tiles, t['bk'], each), 12.5, INK)
     seg = kw / k_tiles
+    c.text(kx, ky + 10, "the tile's K: %d k-tiles of %d, a share of %d k-tiles to each block (rank r)"
+           % (k_tiles, t.bk, each), 12.5, INK)
     for r in range(split):
-        lo, hi = r * each, min(k_tiles, (r + 1) * each)
-        c.rect(kx + lo * seg, ky + 20, (hi - lo) * seg, 22, fill=SERIES[r])
-    grid(c, kx, ky + 20, 1, k_tiles, seg, 22, color='#ffffff')
+        c.rect(kx + r * each * seg, ky + 20, (min(k_tiles, (r + 1) * each) - r * each) * seg, 22, fill=SERIES[r])
+    grid(c, kx, ky + 20, 1, k_tiles, seg, 22, WHITE)
     for r in range(split):
         lo, hi = r * each, min(k_tiles, (r + 1) * each)
         c.rect(kx + (lo + hi) / 2 * seg - 62, ky + 24, 124, 14, fill=SERIES[r])
-        c.text(kx + (lo + hi) / 2 * seg, ky + 35, 'block %d: k-tiles %d..%d' % (r, lo, hi - 1), 11, '#ffffff',
-               anchor='middle')
+        c.text(kx + (lo + hi) / 2 * seg, ky + 35, 'block %d: k-tiles %d..%d' % (r, lo, hi - 1), 10, WHITE, 'middle')
     # each block's partial tile in its own shared memory, and the rows block 1 adds up
-    py = ky + 80
-    c.text(kx, py, 'one cluster: %d blocks at once on one GPC, each with its partial tile p(r) in its own shared '
-           'memory' % split, 12.5, INK)
-    pw_ = 112
-    gapx = (kw - split * pw_) / max(1, split - 1)
-    ps = pw_ / t['bn']
-    ph = t['bm'] * ps
-    mine = 1                                            # the block whose sum is drawn
+    py = c.para(kx, ky + 80, 'one cluster: %d blocks at once on one GPC, each with its partial tile p(r) in its own '
+                'shared memory' % split) - 17
+    pw = 112
+    gapx, ps = (kw - split * pw) / max(1, split - 1), pw / t.bn
+    ph, rh = t.bm * ps, rows_each * ps
+    oty = py + 36 + ph + 24 + 80                        # the tile of C
+    sbx, sbw, sbh = kx, 290, 30                         # the sum
+    sby = oty + (mine + 0.5) * rh - sbh / 2
     for r in range(split):
-        bx = kx + r * (pw_ + gapx)
-        c.rect(bx - 8, py + 12, pw_ + 16, ph + 40, fill=SHARED, stroke='#b5ab8c', width=1)
-        c.text(bx + pw_ / 2, py + 28, 'block %d' % r, 11.5, INK, anchor='middle', bold=True)
-        c.rect(bx, py + 36, pw_, ph, fill=SERIES_FILL[r])
-        c.rect(bx, py + 36 + mine * rows_each * ps, pw_, rows_each * ps, fill='#ffffff')
-        c.rect(bx, py + 36 + mine * rows_each * ps, pw_, rows_each * ps, stroke=SERIES[mine], width=1.5)
-        c.text(bx + pw_ / 2, py + 36 + (mine + 0.5) * rows_each * ps + 4, 'rows %d..%d' % (
-            mine * rows_each, (mine + 1) * rows_each - 1), 10.5, SERIES[mine], anchor='middle')
-        c.rect(bx, py + 36, pw_, ph, stroke=SERIES[r], width=1.2)
-        c.text(bx + pw_ / 2, py + 36 + ph - 6, 'p%d' % r, 12, INK, anchor='middle', bold=True)
+        bx = kx + r * (pw + gapx)
+        c.rect(bx - 8, py + 12, pw + 16, ph + 40, fill=SHARED, stroke=SHARED_INK)
+        c.text(bx + pw / 2, py + 28, 'block %d' % r, 11.5, INK, 'middle', bold=True)
+        c.rect(bx, py + 36, pw, ph, fill=SERIES_FILL[r])
+        c.rect(bx, py + 36 + mine * rh, pw, rh, fill=WHITE, stroke=SERIES[mine], width=1.5)
+        c.rect(bx, py + 36, pw, ph, stroke=SERIES[r], width=1.2)
+        c.text(bx + pw / 2, py + 36 + (mine + 0.5) * rh + 4, rows[mine], 10.5, SERIES[mine], 'middle')
+        c.text(bx + pw / 2, py + 36 + ph - 6, 'p%d' % r, 12, INK, 'middle', bold=True)
+        c.arrow([(bx + pw / 2, py + 36 + ph + 10), (sbx + sbw * (r + 0.5) / split, sby - 3)], SERIES[mine], 1.3, 6)
     # block 1's sum of those rows, in rank order, into its rows of C
-    oty = py + 36 + ph + 24 + 80
-    sbx, sbw, sbh = kx, 290, 30
-    sby = oty + (mine + 0.5) * rows_each * ps - sbh / 2
-    c.rect(sbx, sby, sbw, sbh, fill='#ffffff', stroke=SERIES[mine], width=1.5)
-    c.text(sbx + sbw / 2, sby + sbh / 2 + 4.5, 'block %d, rows %d..%d: %s' % (
-        mine, mine * rows_each, (mine + 1) * rows_each - 1, ' + '.join('p%d' % r for r in range(split))),
-           12.5, INK, anchor='middle')
-    for r in range(split):
-        bx = kx + r * (pw_ + gapx)
-        c.arrow([(bx + pw_ / 2, py + 36 + ph + 10), (sbx + sbw * (r + 0.5) / split, sby - 3)], SERIES[mine], 1.3,
-                head=6)
+    c.rect(sbx, sby, sbw, sbh, fill=WHITE, stroke=SERIES[mine], width=1.5)
+    c.text(sbx + sbw / 2, sby + sbh / 2 + 4.5, 'block %d, %s: %s' % (
+        mine, rows[mine], ' + '.join('p%d' % r for r in range(split))), 12.5, INK, 'middle')
     ox = sbx + sbw + 70
     for r in range(split):
-        c.rect(ox, oty + r * rows_each * ps, pw_, rows_each * ps, fill=SERIES[r] if r == mine else SERIES_FILL[r])
-        c.text(ox + pw_ + 10, oty + (r + 0.5) * rows_each * ps + 4, 'rows %d..%d: block %d' % (
-            r * rows_each, (r + 1) * rows_each - 1, r), 11.5, SERIES[r])
-    c.rect(ox, oty, pw_, ph, stroke=INK, width=1.2)
-    c.text(ox + pw_ / 2, oty - 8, 'the tile of C', 12, C_INK, anchor='middle')
+        c.rect(ox, oty + r * rh, pw, rh, fill=SERIES[r] if r == mine else SERIES_FILL[r])
+        c.text(ox + pw + 10, oty + (r + 0.5) * rh + 4, '%s: block %d' % (rows[r], r), 11.5, SERIES[r])
+    c.rect(ox, oty, pw, ph, stroke=INK, width=1.2)
+    c.text(ox + pw / 2, oty - 8, 'the tile of C', 12, C_INK, 'middle')
     c.arrow([(sbx + sbw + 2, sby + sbh / 2), (ox - 3, sby + sbh / 2)], SERIES[mine], 1.6)
-    y2 = oty + ph + 26
-    y2 = key(c, kx, y2, SERIES[mine], 'after cluster.sync(), block r adds rows %s of every partial tile, read '
-             'through distributed shared memory (cluster.map_shared_rank), in rank order, and writes them to C: the '
-             'same sum every launch; no workspace, no second kernel.'
-             % nb('%d r .. %d r + %d' % (rows_each, rows_each, rows_each - 1)), kw)
-    c.height = max(y, y2) + 4
-    return c
+    y2 = key(c, kx, oty + ph + 26, SERIES[mine], 'after cluster.sync(), block r adds rows %s of every partial tile, '
+             'read through distributed shared memory (cluster.map_shared_rank), in rank order, and writes them to C: '
+             'the same sum every launch; no workspace, no second kernel.'
+             % nb('%d r .. %d r + %d' % (rows_each, rows_each, rows_each - 1)))
+    return c.end(max(y, y2))
 
-
-# --- going further, 3: wide tiles in a lean loop ------------------------------------------------------
 
 def fig_wide_tiles(d6):
-    tiles_ = track_tiles(d6)
-    wt, lt = tiles_['wide'], tiles_['large']
-    a_parts, b_parts = ints(need(d6, 'wide_copies'), ':', d6, 'wide_copies')
+    tiles = track_tiles(d6)
+    wt, lt = tiles['wide'], tiles['large']
+    copies = records(d6, 'wide_copies', 'a:b')[0]
+    parts = [('A%d' % i, A_INK) for i in range(copies.a)] + [('B%d' % i, B_INK) for i in range(copies.b)]
     stages = int(need(d6, 'default_stages'))
-    bk = wt['bk']
-    c = Canvas(WIDTH, 700, 'Going further, 3: wide tiles in a lean loop')
-    header(c, 'Going further, 3: %s tiles of %s a thread, in a lean loop' % (nb('%d x %d' % (wt['bm'], wt['bn'])),
-                                                                                nb('%d x %d' % (wt['tm'], wt['tn']))),
-           'make figures, from ./step6 --describe: track_tiles=...,wide:%dx%dx%d:%dx%d:%dx%d:%d:%d,... wide_copies=%s'
-           % (wt['bm'], wt['bn'], wt['bk'], wt['wm'], wt['wn'], wt['tm'], wt['tn'], wt['threads'], wt['min_blocks'],
-              d6['wide_copies']))
-    e = 1.6
-    x0, y0 = 24, 96
-    lanes_m, lanes_n = wt['wm'] // wt['tm'], wt['wn'] // wt['tn']
-    warps_n = wt['bn'] // wt['wn']
-    pw = dict(piece=4, tm=wt['tm'], tn=wt['tn'])
-    outlines = [((w // warps_n) * wt['wm'], (w % warps_n) * wt['wn'], wt['wm'], wt['wn'], '' if w == 0 else 'warp %d' % w)
-                for w in range((wt['bm'] // wt['wm']) * warps_n)]
-    tile_panel(c, x0, y0 + 16, e, wt['bm'], wt['bn'], thread_rows(pw, 0, lanes_m), thread_cols(pw, 0, lanes_n),
-               range(wt['wm']), range(wt['wn']), 'a wide tile: %d warps of %s, one block an SM'
-               % (len(outlines), nb('%d x %d' % (wt['wm'], wt['wn']))), outlines)
-    tx = x0 + wt['bn'] * e + 30
-    tw = WIDTH - 24 - tx
-    y = key(c, tx, y0 + 18, THREAD, 'thread 0: %d accumulators (%s), where the %s tiles have %d (%s).'
-            % (wt['tm'] * wt['tn'], nb('%d x %d' % (wt['tm'], wt['tn'])), nb('%d x %d' % (lt['bm'], lt['bn'])),
-               lt['tm'] * lt['tn'], nb('%d x %d' % (lt['tm'], lt['tn']))), tw) + 6
-    fma_w, lds_w = wt['tm'] * wt['tn'], (wt['tm'] + wt['tn']) // 4
-    fma_l, lds_l = lt['tm'] * lt['tn'], (lt['tm'] + lt['tn']) // 4
-    y = para(c, tx, y, 'A k-slice: %d FMAs for %d LDS.128, where it was %d for %d; a block reads %d floats a k '
-             'for %d FMAs instead of %d for %d.' % (fma_w, lds_w, fma_l, lds_l, wt['bm'] + wt['bn'],
-                                                    wt['bm'] * wt['bn'], lt['bm'] + lt['bn'], lt['bm'] * lt['bn']),
-             tw, 12.5) + 6
-    y = para(c, tx, y, 'Up to 255 registers a thread: one block of %d threads an SM.' % wt['threads'], tw, 12.5,
-             GREY)
+    bk, e, y0, tx = wt.bk, 1.6, 112, 24 + wt.bn * 1.6 + 30
+    c = Figure('Going further, 3: %s tiles of %s a thread, in a lean loop' % (dims(wt.bm, wt.bn), dims(wt.tm, wt.tn)),
+               './step6 --describe: track_tiles=...,wide:%dx%dx%d:%dx%d:%dx%d:%d:%d,... wide_copies=%s'
+               % (wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn, wt.threads, wt.min_blocks, d6['wide_copies']))
+    tile_panel(c, 24, y0, e, wt, 'a wide tile: %d warps of %s, one block an SM'
+               % ((wt.bm // wt.wm) * (wt.bn // wt.wn), dims(wt.wm, wt.wn)))
+    y = key(c, tx, y0 + 2, THREAD, 'thread 0: %d accumulators (%s), where the %s tiles have %d (%s).'
+            % (wt.tm * wt.tn, dims(wt.tm, wt.tn), dims(lt.bm, lt.bn), lt.tm * lt.tn, dims(lt.tm, lt.tn)))
+    y = c.para(tx, y, 'A k-slice: %d FMAs for %d LDS.128, where it was %d for %d; a block reads %d floats a k for %d '
+               'FMAs instead of %d for %d.' % (wt.tm * wt.tn, (wt.tm + wt.tn) // 4, lt.tm * lt.tn, (lt.tm + lt.tn) // 4,
+                                              wt.bm + wt.bn, wt.bm * wt.bn, lt.bm + lt.bn, lt.bm * lt.bn)) + 6
+    y = c.para(tx, y, 'Up to 255 registers a thread: one block of %d threads an SM.' % wt.threads, 12.5, GREY)
 
     # one k-tile of the two loops, slice by slice
-    ly = max(y, y0 + 16 + wt['bm'] * e) + 44
-    parts = ['A%d' % i for i in range(a_parts)] + ['B%d' % i for i in range(b_parts)]
-    lx, sw_ = 190, (WIDTH - 24 - 190) / bk
+    ly, h, lx = max(y, y0 + wt.bm * e) + 44, 24, 190
+    sw = (WIDTH - 24 - lx) / bk
     c.text(24, ly, 'one k-tile, slice by slice (%d slices; %d stages):' % (bk, stages), 13, INK, bold=True)
-    ly += 16
     for q in range(bk):
-        c.text(lx + q * sw_ + sw_ / 2, ly + 4, 'slice %d' % q, 11, GREY, anchor='middle')
-    ly += 12
-    h = 24
+        c.text(lx + q * sw + sw / 2, ly + 20, 'slice %d' % q, 11, GREY, 'middle')
     for name, spread in (("step 6's unrolled pipeline", False), ('the lean loop', True)):
-        c.text(24, ly + 4, name, 12.5, INK, bold=True)
-        ly += 12
-        c.text(lx - 10, ly + h / 2 + 4, 'copies', 12, INK, anchor='end')
-        c.text(lx - 10, ly + h + 4 + h / 2 + 4, 'FMAs', 12, INK, anchor='end')
+        ly += 40
+        c.text(24, ly - 8, name, 12.5, INK, bold=True)
+        c.text(lx - 10, ly + h / 2 + 4, ['copies', 'FMAs'], 12, INK, 'end', gap=h + 4)
         for q in range(bk):
-            c.rect(lx + q * sw_ + 1, ly + h + 4, sw_ - 2, h, fill=C_FILL)
+            c.rect(lx + q * sw + 1, ly + h + 4, sw - 2, h, fill=C_FILL)
+        for i, (part, ink) in enumerate(parts):
+            if spread:                                  # a part a slice, among the FMAs; one commit
+                c.rect(lx + i * sw + 3, ly + 3, sw - 6, h - 6, fill=ink)
+                c.text(lx + i * sw + sw / 2, ly + h / 2 + 4, part, 11, WHITE, 'middle', bold=True)
+            else:                                       # every part in slice 0
+                c.rect(lx + 3 + i * (sw - 6) / len(parts), ly + 3, (sw - 6) / len(parts) - 1, h - 6, fill=ink)
         if spread:
-            for i, part in enumerate(parts):
-                c.rect(lx + i * sw_ + 3, ly + 3, sw_ - 6, h - 6, fill=A_INK if part[0] == 'A' else B_INK)
-                c.text(lx + i * sw_ + sw_ / 2, ly + h / 2 + 4, part, 11, '#ffffff', anchor='middle', bold=True)
-            note = 'a part (a row pass) a slice, among the FMAs; one commit at slice %d' % (len(parts) - 1)
-            c.text(lx + len(parts) * sw_ + 6, ly + h / 2 + 4, 'commit', 11, GREY)
+            c.text(lx + len(parts) * sw + 6, ly + h / 2 + 4, 'commit', 11, GREY)
         else:
-            part_w = (sw_ - 6) / len(parts)
-            for i, part in enumerate(parts):
-                c.rect(lx + 3 + i * part_w, ly + 3, part_w - 1, h - 6, fill=A_INK if part[0] == 'A' else B_INK)
-            note = 'all %d parts at slice 0, right after the barrier' % len(parts)
-        c.text(lx + sw_ + 8, ly + h / 2 + 4, note if not spread else '', 11, GREY)
-        c.rect(lx + (bk - 1) * sw_ - 1, ly - 4, 2.5, 2 * h + 12, fill=BARRIER)
-        ly += 2 * h + 4 + 22
-    y = key(c, 24, ly, BARRIER, 'slice %d: wait for the next k-tile\'s copy, one barrier. Issued all at once after the '
-            'barrier, the copies stalled both warps of a scheduler together; in the lean loop, one k-tile a trip, the '
-            'stages it reads and writes are offsets stepping round the ring of %d.' % (bk - 1, stages), WIDTH - 48)
-    c.height = y + 4
-    return c
+            c.text(lx + sw + 8, ly + h / 2 + 4, 'all %d parts at slice 0, right after the barrier' % len(parts),
+                   11, GREY)
+        c.rect(lx + (bk - 1) * sw - 1, ly - 4, 2.5, 2 * h + 12, fill=BARRIER)
+        ly += 2 * h + 2
+    y = key(c, 24, ly + 24, BARRIER, "slice %d: wait for the next k-tile's copy, one barrier. Issued all at once after "
+            'the barrier, the copies stalled both warps of a scheduler together; in the lean loop, one k-tile a trip, '
+            'the stages it reads and writes are offsets stepping round the ring of %d.' % (bk - 1, stages))
+    return c.end(y)
 
-
-# --- going further, 4: the last wave in runs of k-tiles --------------------------------------------------
 
 def fig_stream_k(d6):
     ex = example(d6, 'stream_k_example')
     sms = int(need(d6, 'example_sms'))
-    t = track_tiles(d6)[ex['tile']]
-    tiles, whole, runs, k_tiles = ex['tiles'], ex['blocks'], ex['runs'], ex['k_tiles']
-    left = tiles - whole
-    waves = whole // sms
-    c = Canvas(WIDTH, 700, 'Going further, 4: the last wave in runs of k-tiles')
-    header(c, 'Going further, 4: the last wave, in runs of k-tiles (stream-K)',
-           'make figures, from ./step6 --describe: stream_k_example=%s example_sms=%d'
-           % (shown_words(d6['stream_k_example'], 'split', 'parts'), sms))
-    x0 = 130
+    t = track_tiles(d6)[ex.tile]
+    runs, k_tiles, left, waves = ex.runs, ex.k_tiles, ex.tiles - ex.blocks, ex.blocks // sms
+    total = left * k_tiles                             # the last wave's k-tiles, in runs
+    x0, wh = 130, 30                                   # wh: a wave's height, one tile's k-tiles
     cw = (WIDTH - 24 - x0) / sms
-    wh = 30                                            # a wave's height: one tile's k-tiles
+    c = Figure('Going further, 4: the last wave, in runs of k-tiles (stream-K)',
+               './step6 --describe: stream_k_example=%s example_sms=%d' % (d6['stream_k_example'], sms))
 
-    def panel(y, title, tail):
-        c.text(24, y, title, 13, INK, bold=True)
-        y += 18
-        c.text(x0 + cw / 2, y - 2, '0', 10, GREY, anchor='middle')
-        c.text(x0 + (sms - 0.5) * cw, y - 2, str(sms - 1), 10, GREY, anchor='middle')
-        c.text(x0 + sms * cw / 2, y - 2, 'SM', 10, GREY, anchor='middle')
-        y += 6
-        for wv in range(waves):
-            c.rect(x0, y + wv * wh, sms * cw, wh, fill=SERIES_FILL[wv % 2 * 2])
-            c.text(x0 - 10, y + wv * wh + wh / 2 + 4, 'wave %d' % (wv + 1), 11.5, INK, anchor='end')
-        c.rules([(x0 + s_ * cw, y, x0 + s_ * cw, y + waves * wh) for s_ in range(1, sms)], '#ffffff', 0.5)
-        c.rules([(x0, y + wv * wh, x0 + sms * cw, y + wv * wh) for wv in range(1, waves)], '#ffffff', 1)
-        y += waves * wh
-        return tail(y)
-
-    def k_whole(y):
-        c.rect(x0, y, left * cw, wh, fill=SERIES[0])
-        c.rules([(x0 + s_ * cw, y, x0 + s_ * cw, y + wh) for s_ in range(1, left)], '#ffffff', 0.5)
-        c.rules([(x0 + s_ * cw, y, x0 + s_ * cw, y + wh) for s_ in range(left + 1, sms)], '#d9d9d9', 0.5)
-        c.text(x0 - 10, y + wh / 2 + 4, 'wave %d' % (waves + 1), 11.5, INK, anchor='end')
-        c.rect(x0 + left * cw, y, (sms - left) * cw, wh, stroke=THREAD, width=1.2)
-        c.text(x0 + sms * cw - 4, y + wh + 14, '%d SMs idle' % (sms - left), 11.5, THREAD, anchor='end')
-        c.text(x0, y + wh + 14, '%d tiles left, one block each' % left, 11.5, INK)
-        return y + wh + 22
-
-    total = left * k_tiles
-
-    def in_runs(y):
-        for r in range(runs):
-            a, b = r * total // runs, (r + 1) * total // runs
-            at = a
-            while at < b:
-                tile = at // k_tiles
-                nxt = min(b, (tile + 1) * k_tiles)
-                y0 = y + (at - a) * wh / k_tiles
-                c.rect(x0 + r * cw, y0, cw, (nxt - at) * wh / k_tiles, fill=SERIES[tile % 4])
-                if at > a:
-                    c.rect(x0 + r * cw, y0 - 0.5, cw, 1, fill='#ffffff')
-                at = nxt
-        c.text(x0 - 10, y + wh / 2 + 4, 'runs', 11.5, INK, anchor='end')
-        hmax = (total + runs - 1) // runs * wh / k_tiles
-        c.line([(x0 - 4, y + wh), (x0 + sms * cw + 4, y + wh)], INK, 1.2, dash=(5, 4))
-        c.text(x0 + sms * cw, y + wh + 18, 'where K whole ends', 11.5, INK, anchor='end')
-        c.text(x0, y + wh + 18, '%d tiles\' k-tiles in one row, cut into %d runs of equal length, a block each'
-               % (left, runs), 11.5, INK)
-        return y + wh + 30
-
-    y = panel(92, 'K whole: %d tiles of %s, one block a tile, %d waves of %d SMs' % (tiles, nb('%d x %d' % (t['bm'], t['bn'])),
-                                                                                  waves + 1, sms), k_whole)
-    y = panel(y + 24, 'the last wave in runs: %d tiles as before (%d waves), then %d runs' % (whole, waves, runs), in_runs)
-    # the first runs, enlarged
-    c.text(24, y + 16, 'the first runs, enlarged (a column: one block; its height: one tile\'s %d k-tiles):' % k_tiles,
-           12.5, INK)
-    y += 30
-    zw, zh, zn = 120, 150, 6
-    for r in range(zn):
+    def pieces(r):
+        """Run r's pieces of tiles: (the tile, its first k-tile, k-tiles, k-tiles into the run)."""
         a, b = r * total // runs, (r + 1) * total // runs
-        at, zx = a, 24 + r * (zw + 20)
-        c.text(zx + zw / 2, y + 10, 'run %d' % r, 11.5, GREY, anchor='middle')
-        while at < b:
-            tile = at // k_tiles
-            nxt = min(b, (tile + 1) * k_tiles)
-            zy = y + 16 + (at - a) * zh / k_tiles
-            c.rect(zx, zy, zw, (nxt - at) * zh / k_tiles, fill=SERIES[tile % 4], stroke='#ffffff', width=1)
-            c.text(zx + zw / 2, zy + (nxt - at) * zh / k_tiles / 2 + 4, 'tile %d: %d..%d' % (
-                whole + tile, at - tile * k_tiles, nxt - 1 - tile * k_tiles), 10.5, '#ffffff', anchor='middle')
-            at = nxt
-    y += 16 + zh
-    y = key(c, 24, y + 24, SERIES[0], 'the colours of the last wave tell its tiles apart: a run crosses into the next '
-            'tile, and a tile cut between runs has each piece leave its sums in a slot of a workspace; the last piece '
-            'to finish adds them up in k order and writes C.', WIDTH - 48) + 4
-    y = para(c, 24, y, 'Time: %d whole waves and %d of %d k-tiles, %.2f waves, instead of %d.'
-             % (waves, (total + runs - 1) // runs, k_tiles, waves + total / runs / k_tiles, waves + 1),
-             WIDTH - 48, 12.5)
-    c.height = y + 4
-    return c
+        for tile in range(a // k_tiles, -(-b // k_tiles)):
+            lo, hi = max(a, tile * k_tiles), min(b, (tile + 1) * k_tiles)
+            yield tile, lo - tile * k_tiles, hi - lo, lo - a
+
+    def waves_panel(y, title, last):
+        """The whole waves, one block an SM, above the last row, named `last`; returns its top."""
+        c.text(24, y, title, 13, INK, bold=True)
+        for x, s in ((x0 + cw / 2, '0'), (x0 + (sms - 0.5) * cw, str(sms - 1)), (x0 + sms * cw / 2, 'SM')):
+            c.text(x, y + 16, s, 10, GREY, 'middle')
+        for wv in range(waves):
+            c.rect(x0, y + 24 + wv * wh, sms * cw, wh, fill=SERIES_FILL[wv % 2 * 2])
+        grid(c, x0, y + 24, waves, sms, cw, wh, WHITE)
+        c.text(x0 - 10, y + 28 + wh / 2, ['wave %d' % (wv + 1) for wv in range(waves)] + [last], 11.5, INK, 'end',
+               gap=wh)
+        return y + 24 + waves * wh
+
+    y = waves_panel(92, 'K whole: %d tiles of %s, one block a tile, %d waves of %d SMs'
+                    % (ex.tiles, dims(t.bm, t.bn), waves + 1, sms), 'wave %d' % (waves + 1))
+    c.rect(x0, y, left * cw, wh, fill=SERIES[0])
+    grid(c, x0, y, 1, left, cw, wh, WHITE)
+    grid(c, x0 + left * cw, y, 1, sms - left, cw, wh, '#d9d9d9')
+    c.rect(x0 + left * cw, y, (sms - left) * cw, wh, stroke=THREAD, width=1.2)
+    c.text(x0 + sms * cw - 4, y + wh + 14, '%d SMs idle' % (sms - left), 11.5, THREAD, 'end')
+    c.text(x0, y + wh + 14, '%d tiles left, one block each' % left, 11.5, INK)
+
+    y = waves_panel(y + wh + 46, 'the last wave in runs: %d tiles as before (%d waves), then %d runs'
+                    % (ex.blocks, waves, runs), 'runs')
+    for r in range(runs):
+        for tile, _, n, into in pieces(r):
+            c.rect(x0 + r * cw, y + into * wh / k_tiles, cw, n * wh / k_tiles, fill=SERIES[tile % 4])
+            if into:
+                c.rect(x0 + r * cw, y + into * wh / k_tiles - 0.5, cw, 1, fill=WHITE)
+    c.lines([[(x0 - 4, y + wh), (x0 + sms * cw + 4, y + wh)]], INK, 1.2, dash=(5, 4))
+    c.text(x0 + sms * cw, y + wh + 18, 'where K whole ends', 11.5, INK, 'end')
+    c.text(x0, y + wh + 18, "%d tiles' k-tiles in one row, cut into %d runs of equal length, a block each"
+           % (left, runs), 11.5, INK)
+    # the first runs, enlarged
+    c.text(24, y + wh + 46, "the first runs, enlarged (a column: one block; its height: one tile's %d k-tiles):"
+           % k_tiles, 12.5, INK)
+    y, zw, zh = y + wh + 60, 120, 150
+    for r in range(6):
+        zx = 24 + r * (zw + 20)
+        c.text(zx + zw / 2, y + 10, 'run %d' % r, 11.5, GREY, 'middle')
+        for tile, first, n, into in pieces(r):
+            zy = y + 16 + into * zh / k_tiles
+            c.rect(zx, zy, zw, n * zh / k_tiles, fill=SERIES[tile % 4], stroke=WHITE)
+            c.text(zx + zw / 2, zy + n * zh / k_tiles / 2 + 4, 'tile %d: %d..%d' % (ex.blocks + tile, first,
+                                                                                 first + n - 1), 10.5, WHITE, 'middle')
+    y = key(c, 24, y + zh + 40, SERIES[0], 'the colours of the last wave tell its tiles apart: a run crosses into '
+            'the next tile, and a tile cut between runs has each piece leave its sums in a slot of a workspace; the '
+            'last piece to finish adds them up in k order and writes C.')
+    y = c.para(24, y, 'Time: %d whole waves and %d of %d k-tiles, %.2f waves, instead of %d.'
+               % (waves, -(-total // runs), k_tiles, waves + total / runs / k_tiles, waves + 1))
+    return c.end(y + 4)
+
 
 FIGURES = [
-    # (path without extension, the steps it reads, the function)
+    # (path without extension, the steps whose --describe it draws, the function)
     ('step1_tiling/tiling', (1,), fig_tiling),
     ('step2_shared/shared', (2,), fig_shared),
     ('step3_registers/registers', (2, 3), fig_registers),
@@ -1152,6 +915,25 @@ FIGURES = [
 ]
 
 
+def write(target, svg):
+    """target.svg, and target.png rendered from it where the SVG changed or the PNG is missing:
+    a second run writes nothing, and a PNG changes only with its picture."""
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    old = open(target + '.svg', encoding='utf-8').read() if os.path.exists(target + '.svg') else None
+    if old == svg and os.path.exists(target + '.png'):
+        return
+    if old != svg:
+        with open(target + '.svg', 'w', encoding='utf-8') as f:
+            f.write(svg)
+        print('figures: wrote %s.svg' % os.path.relpath(target))
+    p = subprocess.run(['rsvg-convert', '--zoom', str(ZOOM), '--output', target + '.png.tmp', target + '.svg'],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Fail('rsvg-convert could not render %s.svg: %s' % (target, p.stderr.strip()))
+    os.replace(target + '.png.tmp', target + '.png')           # no half-written PNG left behind
+    print('figures: wrote %s.png' % os.path.relpath(target))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--steps', default=ROOT, help='where ./step1 .. ./step6 are')
@@ -1159,29 +941,15 @@ def main(argv=None):
     ap.add_argument('--only', default='', help='draw only the figures whose paths contain this')
     a = ap.parse_args(argv)
     try:
-        described = {}
+        described = {n: describe(a.steps, n) for n in range(1, 7)}
         for path, steps, draw in FIGURES:
-            if a.only and a.only not in path:
-                continue
-            for n in steps:
-                if n not in described:
-                    described[n] = describe(a.steps, n)
-            missing = [n for n in steps if described[n] is None]
-            if missing:
-                print('figures: ./step%d is not built here: %s.{svg,png} left as it is' % (missing[0], path))
-                continue
-            canvas = draw(*[described[n] for n in steps])
-            canvas.check()
-            os.makedirs(os.path.join(a.out, os.path.dirname(path)), exist_ok=True)
-            for ext, data in (('.svg', canvas.svg().encode()), ('.png', canvas.png(SCALE))):
-                target = os.path.join(a.out, path + ext)
-                old = open(target, 'rb').read() if os.path.exists(target) else None
-                if old != data:
-                    with open(target + '.tmp', 'wb') as f:
-                        f.write(data)
-                    os.replace(target + '.tmp', target)
-                    print('figures: wrote %s' % os.path.relpath(target))
-    except Fail as e:
+            args = [described[n] for n in steps]
+            if None in args:
+                print('figures: ./step%d is not built here: %s.{svg,png} left as they are'
+                      % (steps[args.index(None)], path))
+            elif a.only in path:
+                write(os.path.join(a.out, path), draw(*args).svg())
+    except (Fail, OSError) as e:     # OSError: no rsvg-convert here (make need-rsvg), or no room to write
         print('figures: %s' % e, file=sys.stderr)
         return 2
     except ValueError as e:          # a figure drawn past its edges: a bug of this file's layout

@@ -1,10 +1,12 @@
 /* test_figures.c - `make figures` (scripts/figures.py), with no GPU: the lessons' figures are
- * redrawn from what the built steps' --describe say, into a temporary directory, and must be
- * the committed files byte for byte; a constant changed in a step's --describe (a stand-in step
- * that edits the real one's line) changes its figure and no other; a --describe line without a
- * constant a figure needs is refused in one line. Run from the repository root (make test, which
- * builds the steps first). Steps 5 and 6 are built only for sm_80 or newer: a build for an older
- * ARCH checks the figures of steps 1-4, and the log says which figures it leaves out and why.
+ * redrawn from what the built steps' --describe say, into a temporary directory. Each SVG must be
+ * the committed one byte for byte; each PNG, rendered from its SVG by a packaged rasteriser whose
+ * bytes may differ from one version to the next, must have the pixel size its SVG gives, as the
+ * committed PNG has. A constant changed in a step's --describe (a stand-in step that edits the real
+ * one's line) changes its figure and no other; a --describe line without a constant a figure needs
+ * is refused in one line. Run from the repository root (make test, which builds the steps and
+ * installs the rasteriser first). Steps 5 and 6 are built only for sm_80 or newer: a build for an
+ * older ARCH checks the figures of steps 1-4, and the log says which figures it leaves out and why.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -73,27 +75,65 @@ static size_t count_drawable(void)
     return n;
 }
 
-/* Expects OUT/path.svg and .png to be the committed files byte for byte (same = 1), or to differ
- * from them (same = 0). */
+/* The size in pixels a PNG gives in its IHDR chunk, which every PNG opens with (after its 8-byte
+ * signature and the chunk's length and name): big-endian width, then height. 0: not a PNG. */
+static int png_size(const char *path, unsigned *w, unsigned *h)
+{
+    unsigned char b[24];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    if (n != sizeof b || memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0 || memcmp(b + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    return 1;
+}
+
+/* The width and height an SVG of figures.py declares on its first line; 0 when it has none. */
+static int svg_size(const char *path, unsigned *w, unsigned *h)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    const char *at = f && fgets(line, sizeof line, f) ? strstr(line, " width=\"") : NULL;
+    if (f)
+        fclose(f);
+    return at && sscanf(at, " width=\"%u\" height=\"%u\"", w, h) == 2;
+}
+
+/* Expects OUT/path.svg to be the committed SVG byte for byte (same = 1), or to differ from it
+ * (same = 0); and OUT/path.png, where the SVG is the same, to be twice its size in pixels (make
+ * figures renders at --zoom 2), as the committed PNG is. */
 static void expect_figure(const char *dir, const char *out, size_t i, int same)
 {
-    for (int e = 0; e < 2; e++) {
-        const char *ext = e ? ".png" : ".svg";
-        char *log;
-        int rc = sh(&log, dir, "cmp '%s%s' \"$D/%s/%s%s\"", FIGURE_FILES[i].path, ext, out, FIGURE_FILES[i].path,
-                    ext);
-        if (same)
-            cr_expect_eq(rc, 0, "%s%s redrawn is not the committed file (make figures, then read the picture):\n%s",
-                         FIGURE_FILES[i].path, ext, log);
-        else
-            cr_expect_eq(rc, 1, "%s%s did not change with the constant it draws:\n%s", FIGURE_FILES[i].path, ext,
-                         log);
-        free(log);
-    }
+    const char *path = FIGURE_FILES[i].path;
+    char *log;
+    int rc = sh(&log, dir, "cmp '%s.svg' \"$D/%s/%s.svg\"", path, out, path);
+    if (same)
+        cr_expect_eq(rc, 0, "%s.svg redrawn is not the committed file (make figures, then look at the picture):\n%s",
+                     path, log);
+    else
+        cr_expect_eq(rc, 1, "%s.svg did not change with the constant it draws:\n%s", path, log);
+    free(log);
+    if (!same)
+        return;
+    char file[600];
+    unsigned svg_w, svg_h, w = 0, h = 0;
+    snprintf(file, sizeof file, "%s.svg", path);
+    cr_assert(svg_size(file, &svg_w, &svg_h), "%s has no width and height on its first line", file);
+    snprintf(file, sizeof file, "%s/%s/%s.png", dir, out, path);
+    cr_expect(png_size(file, &w, &h) && w == 2 * svg_w && h == 2 * svg_h,
+              "%s.png rendered is %u x %u pixels, not twice its SVG's %u x %u", path, w, h, svg_w, svg_h);
+    w = h = 0;
+    snprintf(file, sizeof file, "%s.png", path);
+    cr_expect(png_size(file, &w, &h) && w == 2 * svg_w && h == 2 * svg_h,
+              "%s.png committed is %u x %u pixels, not twice its SVG's %u x %u: remove it and make figures", path, w,
+              h, svg_w, svg_h);
 }
 
 /* make figures into a temporary directory: every figure the built steps allow, each the
- * committed SVG and PNG byte for byte, and nothing else written. */
+ * committed SVG byte for byte with its PNG beside it, and nothing else written. */
 Test(figures, redrawn_byte_for_byte, .timeout = 300)
 {
     char dir[256], *log;
@@ -178,5 +218,21 @@ Test(figures, a_describe_line_without_a_constant_is_refused)
               "no line naming the step and the key:\n%s", log);
     free(log);
     cr_expect_eq(sh(NULL, dir, "[ ! -e \"$D/out/step1_tiling/tiling.svg\" ]"), 0, "a figure was written anyway");
+    rm_rf(dir);
+}
+
+/* A --describe line whose tile is too wide for its figure (step 4's a_tile is drawn 5 units a
+ * float): one line naming the shape that would be cut off, exit 1, and no figure written. */
+Test(figures, a_shape_past_the_edge_is_refused)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    cr_assert(access("./step4", X_OK) == 0, "./step4 is not built: run `make all` first");
+    stand_in_steps(dir, '4', "s/ shapes=128x128x16:/ shapes=256x128x16:/");
+    int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\" --only step4_vectorize");
+    cr_expect_eq(rc, 1, "figures.py exited %d, not 1:\n%s", rc, log);
+    cr_expect(strstr(log, "figures: ") && strstr(log, "reaches outside"), "no line naming the shape:\n%s", log);
+    free(log);
+    cr_expect_eq(sh(NULL, dir, "[ ! -e \"$D/out/step4_vectorize/vectorize.svg\" ]"), 0, "a figure was written anyway");
     rm_rf(dir);
 }
