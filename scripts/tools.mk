@@ -1,4 +1,4 @@
-# tools.mk - reading a step (included by the Makefile); scripts/course.py does the work.
+# tools.mk - reading a step (included by the Makefile); scripts/course does the work.
 #
 #   make diff STEP=N [CODE=1]       what step N changed: a unified diff of step N-1's and step N's
 #                                   kernel file, in which a line that only changed its indentation
