@@ -1,6 +1,7 @@
-# plots.mk - the measured results, their tables and charts (included by the Makefile). The work
-# is scripts/course's (the plan's costs and checks: the going-further track's tools.py); the
-# pictures are plots/NAME.gp's (gnuplot).
+# plots.mk - the measured results, their tables and charts, included by the Makefile, which
+# defines the variables they share (COURSE, GNUPLOT, the steps'). The work is scripts/course's
+# (the plan's costs and checks: the going-further track's tools.py); the pictures are
+# plots/NAME.gp's (gnuplot).
 #
 #   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
 #                                 plots/results.csv, then the charts (where gnuplot is)
@@ -36,8 +37,6 @@ SIZES   ?= 256 512 1024 2048 4096 8192
 REPS    ?= 10
 RUN_TIMEOUT ?= 900
 PROGRESSION_SIZE ?= 4096
-GNUPLOT ?= gnuplot
-COURSE  = python3 scripts/course
 # (Plain `=`: a CSV or OUT in the environment must not redirect them, only the command line.)
 RESULTS     = plots/results.csv
 CSV         = $(RESULTS)
