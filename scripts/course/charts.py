@@ -1,6 +1,7 @@
 """The charts: the data each plots/NAME.gp draws, prepared from a results CSV, and gnuplot run on it (make chart,
 make sweep-chart, make shapes-chart, and after their runs make plots, make sweep, make shapes)."""
 import math, os, shutil, subprocess, sys, tempfile
+from pathlib import Path
 
 from . import Fail
 from .results import (ROOT, cublas_median, dates, find, geomean, in_order, least, ratio_text, read_peak, read_results,
@@ -252,29 +253,26 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
     with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
         for name in charts:
             data, var, tics = CHARTS[name](rows, size, peak)
-            with open(f"{tmp}/{name}.dat", "w") as f:
-                f.write(data)
+            Path(tmp, f"{name}.dat").write_text(data)
             var.update(device=values(rows, "device"), cuda=values(rows, "cuda_runtime"), commits=values(rows, "commit"),
                        dates=dates(rows), plotdir=plotdir, data=f"{tmp}/{name}.dat")
             for fmt in ("png", "svg"):
-                with open(f"{tmp}/{name}.vars.gp", "w") as f:
-                    f.write("".join(f"{k} = {gp(v)}\n" for k, v in dict(var, fmt=fmt, outfile=f"{tmp}/{name}.{fmt}").items()) + tics + "\n")
+                picture = Path(tmp, f"{name}.{fmt}")
+                Path(tmp, f"{name}.vars.gp").write_text("".join(f"{k} = {gp(v)}\n" for k, v in var.items()) +
+                                                        f"fmt = {gp(fmt)}\noutfile = {gp(str(picture))}\n{tics}\n")
                 p = subprocess.run([gnuplot, f"{tmp}/{name}.vars.gp", f"{plotdir}/{name}.gp"], capture_output=True, text=True)
                 # gnuplot warns and goes on when data is missing: a warning is a broken picture.
                 if p.returncode or "warning:" in p.stderr:
                     raise Fail(f"gnuplot {'failed' if p.returncode else 'warned'} on {name}.{fmt}:\n{p.stderr}", 1)
-                with open(f"{tmp}/{name}.{fmt}", "rb") as f:
-                    if (b"\x89PNG" if fmt == "png" else b"<svg") not in f.read(4096):
-                        raise Fail(f"gnuplot wrote no valid {fmt} for {name}", 1)
-            with open(f"{tmp}/{name}.svg", encoding="utf-8") as f:   # gnuplot's svg terminal names a bold font "Sans:Bold"
-                svg = f.read()
-            with open(f"{tmp}/{name}.svg", "w", encoding="utf-8") as f:
-                f.write(svg.replace('font-family="Sans:Bold"', 'font-family="sans-serif" font-weight="bold"'))
+                if (b"\x89PNG" if fmt == "png" else b"<svg") not in picture.read_bytes()[:4096]:
+                    raise Fail(f"gnuplot wrote no valid {fmt} for {name}", 1)
+            svg = Path(tmp, f"{name}.svg")   # gnuplot's svg terminal names a bold font "Sans:Bold", which no browser knows
+            svg.write_text(svg.read_text().replace('font-family="Sans:Bold"', 'font-family="sans-serif" font-weight="bold"'))
         if keep:   # the data files gnuplot read, for a look or a test
             shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns("*.gp", "*.png", "*.svg"), dirs_exist_ok=True)
         written = [f"{outdir}/{n}.{fmt}" for n in charts for fmt in ("png", "svg")]
         for path in written:
-            os.replace(f"{tmp}/{os.path.basename(path)}", path)
+            os.replace(Path(tmp, os.path.basename(path)), path)
     print(f"chart: wrote {' '.join(written)} (from {csv_path})")
 
 

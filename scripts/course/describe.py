@@ -1,7 +1,11 @@
 """What a step says of itself: the words of `./stepN --describe`, read here and nowhere else."""
-import subprocess
+import re, subprocess
 
 from . import Fail
+
+# One tile of track_tiles=name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,... and the names of its numbers.
+TILE = re.compile(r"(\w+):(\d+)x(\d+)x(\d+):(\d+)x(\d+):(\d+)x(\d+):(\d+):(\d+)")
+TILE_FIELDS = "bm bn bk wm wn tm tn threads min_blocks".split()
 
 
 def describe(binary):
@@ -14,16 +18,11 @@ def describe(binary):
 
 
 def track_tiles(words, binary):
-    """Step 6's track_tiles=name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,... as {name: dict(bm=, bn=, bk=, ...)}."""
+    """Step 6's track_tiles as {name: dict(bm=, bn=, bk=, wm=, ...)}, a tile by its name."""
     if not words.get("track_tiles"):
         raise Fail(f"{binary} --describe names no track_tiles: is it step 6?")
-    tiles = {}
-    for item in words["track_tiles"].split(","):
-        p = item.split(":")
-        try:
-            (bm, bn, bk), (wm, wn), (tm, tn) = (map(int, x.split("x")) for x in p[1:4])
-            tiles[p[0]] = dict(bm=bm, bn=bn, bk=bk, wm=wm, wn=wn, tm=tm, tn=tn, threads=int(p[4]), min_blocks=int(p[5]))
-        except (ValueError, IndexError):
-            raise Fail(f"{binary} --describe: track_tiles={words['track_tiles']} is not "
-                       "name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,...")
-    return tiles
+    tiles = [TILE.fullmatch(t) for t in words["track_tiles"].split(",")]
+    if not all(tiles):
+        raise Fail(f"{binary} --describe: track_tiles={words['track_tiles']} is not "
+                   "name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,...")
+    return {t[1]: dict(zip(TILE_FIELDS, map(int, t.groups()[1:]))) for t in tiles}

@@ -37,17 +37,17 @@ def cmd_evidence(a):
         folder = os.path.join(os.path.dirname(readme) or ".", "evidence")
         cited = set(re.findall(r"evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])", open(readme).read()))
         files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        checked += len(files)
         if len(files) > MAX_EVIDENCE:
             bad.append(f"{folder}: {len(files)} files, more than {MAX_EVIDENCE}")
         for name in files:
-            checked += 1
             if os.path.isdir(os.path.join(folder, name)):
                 bad.append(f"{folder}/{name}: a folder; evidence is files")
             elif name != "README.md" and name not in cited:
                 bad.append(f"{folder}/{name}: not cited by {readme}")
             if BAD_EVIDENCE_NAME.search(name):
                 bad.append(f"{folder}/{name}: named by an issue, a run or a commit, not by what it shows")
-        bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited) if name not in files]
+        bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited - set(files))]
         if files and "README.md" not in files:
             bad.append(f"{folder}: no README.md giving each file's GPU, commit and date")
     if bad:
@@ -77,7 +77,10 @@ def unified_ignoring_indentation(old, new, old_name, new_name, context=3):
         (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
         out.append(f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@")
         for tag, a1, a2, b1, b2 in group:
-            out += [" " + l for l in new[b1:b2]] if tag == "equal" else ["-" + l for l in old[a1:a2]] + ["+" + l for l in new[b1:b2]]
+            if tag == "equal":
+                out += [" " + l for l in new[b1:b2]]
+                continue
+            out += ["-" + l for l in old[a1:a2]] + ["+" + l for l in new[b1:b2]]
     return out
 
 

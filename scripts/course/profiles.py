@@ -1,6 +1,7 @@
 """Nsight Compute on a step's kernel (make profile, make profile-all, make unroll-profile): the metrics that
 explain the steps, read from what ncu prints, under a line naming the GPU, the date and the commit."""
-import csv, os, re, shutil, subprocess, tempfile
+import csv, os, re, subprocess, tempfile
+from pathlib import Path
 
 from . import Fail
 from .results import provenance, write_whole
@@ -26,7 +27,8 @@ METRICS = [("gpu__time_duration.sum", "time", "kernel time"),
            ("launch__registers_per_thread", "regs", "registers per thread"),
            ("launch__occupancy_limit_registers", "blocks (regs)", "blocks per SM the registers allow")]
 # The columns of make unroll-profile's table, by their short names: what the unrolled loop changes.
-RUNS_COLUMNS = ("time", "instructions", "issue %", "FMA pipe %", "warps/sched.", "wait: fetch", "wait: memory", "wait: barrier")
+RUNS_COLUMNS = ("time", "instructions", "issue %", "FMA pipe %", "warps/sched.", "wait: fetch", "wait: memory",
+                "wait: barrier")
 
 
 def read_ncu(text, path):
@@ -52,13 +54,9 @@ def readable(value, unit):
 
 
 def gpu_names(texts):
-    """The GPUs named in what ncu printed (the step's own `device` line), in order; else the
-    GPU nvidia-smi names, where there is one; else unknown."""
-    names = [m[1] for t in texts for m in re.finditer(r"^\s*device\s+(.+?), \d+ SMs", t, re.M)]
-    if not names and shutil.which("nvidia-smi"):
-        said = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True)
-        names = said.stdout.strip().splitlines()[:1] if said.returncode == 0 else []
-    return " / ".join(dict.fromkeys(n.strip() for n in names if n.strip())) or "unknown"
+    """The GPUs named in what ncu printed (the step's own `device` line), in order, or unknown."""
+    names = [m[1].strip() for t in texts for m in re.finditer(r"^\s*device\s+(.+?), \d+ SMs", t, re.M)]
+    return " / ".join(dict.fromkeys(names)) or "unknown"
 
 
 def measured_on(texts, binary=None):
@@ -79,8 +77,7 @@ def profile(step, size, base, ncu, more=""):
                "-k", "regex:^sgemm_", "-c", "1"]
     with open(f"{base}.ncu.csv", "w") as f:
         rc = subprocess.run(command + args, stdout=f, stderr=subprocess.STDOUT).returncode
-    with open(f"{base}.ncu.csv") as f:
-        said = f.read()
+    said = Path(f"{base}.ncu.csv").read_text()
     if rc:
         root = ("\nprofile: the GPU's counters are reserved to root here: run as root, or see "
                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM") if "ERR_NVGPUCTRPERM" in said else ""
@@ -100,10 +97,7 @@ def cmd_profile(a):
 
 
 def cmd_profile_table(a):
-    texts = []
-    for path in a.paths:
-        with open(path) as f:
-            texts.append(f.read())
+    texts = [Path(path).read_text() for path in a.paths]
     print(measured_on(texts))
     print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
     for path, text in zip(a.paths, texts):
@@ -113,23 +107,20 @@ def cmd_profile_table(a):
 
 
 def cmd_profile_runs(a):
-    """Each RUN ("./stepN [OPTION...]") profiled at each size, their reports one after the other in OUT with a
-    table of the figures that differ most first (make unroll-profile)."""
-    texts, raw, table = [], [], []
+    """Each RUN ("./stepN [OPTION...]") profiled at each size, their reports one after the other in OUT under a table
+    of the figures that differ most (make unroll-profile)."""
+    done = []   # (the run as it reads, M = N = K, (metrics, words, what ncu printed))
     with tempfile.TemporaryDirectory() as tmp:
         for size in a.sizes.split():
-            for i, run in enumerate(a.runs):
-                step, *opts = run.split()
-                got, text, said = profile(step, size, os.path.join(tmp, f"{i}_{size}"), a.ncu, " ".join(opts))
-                table.append((f"{os.path.basename(step)} {' '.join(opts)}".strip(), size, got))
-                texts.append(text)
-                raw.append(said)
+            for i, (step, *opts) in enumerate(run.split() for run in a.runs):
+                label = " ".join([os.path.basename(step)] + opts)
+                done.append((label, size, profile(step, size, os.path.join(tmp, f"{i}_{size}"), a.ncu, " ".join(opts))))
     metric = {s: m for m, s, _ in METRICS}
-    width = max(len(r) for r, _, _ in table)
+    width = max(len(label) for label, _, _ in done)
     head = [f"# Nsight Compute on the first launch of each run's kernel (clocks locked at base by ncu: compare",
-            f"# times within this file only). {measured_on(raw, a.runs[-1].split()[0])}", "",
+            f"# times within this file only). {measured_on([p[2] for *_, p in done], a.runs[-1].split()[0])}", "",
             f"{'run':<{width}}  {'M=N=K':>5}" + "".join(f"  {s:>13}" for s in RUNS_COLUMNS)]
-    head += [f"{r:<{width}}  {size:>5}" + "".join(f"  {got.get(metric[s], '–'):>13}" for s in RUNS_COLUMNS)
-             for r, size, got in table]
-    write_whole(a.out, "\n".join(head) + "\n\n" + "\n".join(texts))
+    head += [f"{label:<{width}}  {size:>5}" + "".join(f"  {p[0].get(metric[s], '–'):>13}" for s in RUNS_COLUMNS)
+             for label, size, p in done]
+    write_whole(a.out, "\n".join(head) + "\n\n" + "\n".join(p[1] for *_, p in done))
     print("\n".join(head[3:]) + f"\nprofile-runs: wrote {a.out}")

@@ -1,6 +1,7 @@
 """A step's machine code without a GPU: its SASS counted per kernel (make sass), and ptxas's logs read for spills
 and local memory (make spills)."""
 import collections, os, re, shutil, subprocess
+from pathlib import Path
 
 from . import Fail
 from .results import provenance
@@ -19,20 +20,10 @@ def one_bank(loop):
     count, cache = 0, {}
     for text in loop:
         op, _, args = text.partition(" ")
-        if not op.startswith("FFMA"):
-            cache = {}
-            continue
-        reads, kept = [], {}
-        for place, arg in enumerate(a.strip() for a in args.split(",")[1:4]):
-            m = re.fullmatch(r"-?\|?R(\d+)\|?(\.reuse)?", arg)
-            if not m:
-                continue
-            if m[2]:
-                kept[place] = int(m[1])
-            if cache.get(place) != int(m[1]):
-                reads.append(int(m[1]))
-        cache = kept
-        count += len(reads) == 3 and len({r % 2 for r in reads}) == 1
+        regs = [re.fullmatch(r"-?\|?R(\d+)\|?(\.reuse)?", a.strip()) for a in args.split(",")[1:4]]
+        reads = [int(m[1]) for place, m in enumerate(regs) if m and cache.get(place) != int(m[1])]
+        cache = {place: int(m[1]) for place, m in enumerate(regs) if m and m[2]} if op.startswith("FFMA") else {}
+        count += op.startswith("FFMA") and len(reads) == 3 and len({r % 2 for r in reads}) == 1
     return count
 
 
@@ -72,8 +63,7 @@ def sass_summary(text):
 
 
 def cmd_sass(a):
-    with open(a.listing) as f:
-        listing = f.read()
+    listing = Path(a.listing).read_text()
     summary = demangled(sass_summary(listing))
     arch = ", ".join(dict.fromkeys(re.findall(r"^\s*code for (sm_\w+)", listing, re.M))) or "unknown"
     commit, date = provenance(a.binary)
@@ -97,29 +87,24 @@ def ptxas_kernels(text):
 
 
 def cmd_spills(a):
-    """One row per log (an architecture and a step): its kernels, their registers, and every
-    kernel that spills or uses local memory. Exit 1 if any does, or ptxas warned."""
-    bad, rows = [], []
+    """A row per log (an architecture and a step): its kernels, their registers, their spills, and every kernel
+    that spills or uses local memory. Exit 1 if any does, or ptxas warned."""
+    print("arch    step   kernels  registers  spill stores (bytes)  kernels with local memory  ptxas warnings")
+    bad, count = [], 0
     for path in a.logs:
         try:
-            with open(path) as f:
-                kernels, warnings = ptxas_kernels(f.read())
+            kernels, warnings = ptxas_kernels(Path(path).read_text())
         except OSError as e:
             raise Fail(f"{path}: {e.strerror}")
         if not kernels:
             raise Fail(f"{path}: no kernel in it (is it the output of nvcc -Xptxas -v?)")
-        arch = kernels[0][1]
-        step = os.path.splitext(os.path.basename(path))[0]
+        arch, step, count = kernels[0][1], os.path.splitext(os.path.basename(path))[0], count + len(kernels)
         regs = [k[2] for k in kernels if k[2] is not None]
         local = [k for k in kernels if k[3] or k[4] or k[5]]
         bad += [f"{arch} {step}: {k[0]}: {k[3]} bytes stack frame, {k[4]} bytes spill stores, {k[5]} bytes spill loads"
                 for k in local] + [f"{arch} {step}: {w}" for w in warnings]
-        rows.append((arch, step, len(kernels), f"{min(regs)}-{max(regs)}" if regs else "?",
-                     sum(k[4] for k in kernels), len(local), len(warnings)))
-    print("arch    step   kernels  registers  spill stores (bytes)  kernels with local memory  ptxas warnings")
-    for r in rows:
-        print(f"{r[0]:<7} {r[1]:<6} {r[2]:>7}  {r[3]:>9}  {r[4]:>20}  {r[5]:>25}  {r[6]:>14}")
+        print(f"{arch:<7} {step:<6} {len(kernels):>7}  {f'{min(regs)}-{max(regs)}' if regs else '?':>9}  "
+              f"{sum(k[4] for k in kernels):>20}  {len(local):>25}  {len(warnings):>14}")
     if bad:
         raise Fail("local memory or a ptxas warning:\n  " + "\n  ".join(demangled("\n".join(bad)).splitlines()), code=1)
-    print(f"spills: {sum(r[2] for r in rows)} kernels in {len(rows)} build{'s' * (len(rows) != 1)}, "
-          "none spills or uses local memory")
+    print(f"spills: {count} kernels in {len(a.logs)} build{'s' * (len(a.logs) != 1)}, none spills or uses local memory")

@@ -111,15 +111,20 @@ def gflops_table(rows, runs, note, make, source):
                   f"it here) from {source}."]
 
 
+def runs_in(rows, key):
+    """The square runs' rows grouped by key(row), the groups in the order they first ran."""
+    groups = {}
+    for r in rows:
+        if size_of(r):
+            groups.setdefault(key(r), []).append(r)
+    return list(groups.items())
+
+
 def ablation_table(rows, source, _=None):
     """Step 6 against step 5 as it is (`make ablation`): a row for each run, named by its command, in the order they
-    ran, grouped by stage count."""
-    keys = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", ""), r.get("stages", "")) for r in rows if size_of(r)))
-    keys.sort(key=lambda key: int(key[2]) if key[2].isdigit() else 0)   # stable: by stage count, then as they ran
-    runs = []
-    for step, variant, stages in keys:
-        mine = [x for x in rows if x["step"].startswith(step) and x.get("variant", "") == variant and x.get("stages", "") == stages]
-        runs.append((run_label(mine[0]), mine))
+    ran, grouped by stage count (a stable sort)."""
+    runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", ""), stages_of(r)))
+    runs = sorted(((run_label(mine[0]), mine) for _, mine in runs), key=lambda run: stages_of(run[1][0]))
     return gflops_table(rows, runs, ".", "ablation", source)
 
 
@@ -147,12 +152,11 @@ RATIO_RUNS = {   # short name: (variant, label)
 
 def track_table(rows, source, _=None):
     """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
-    keys = list(dict.fromkeys((r["step"].split(" (")[0], r.get("variant", "")) for r in rows if size_of(r)))
-    runs = [(TRACK_NAMES.get(variant, f"{step} {variant}"),
-             [x for x in rows if x.get("variant", "") == variant and x["step"].startswith(step)]) for step, variant in keys]
+    runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", "")))
     stages = ", ".join(str(s) for s in stage_counts(rows))
     note = "; each part of the track is added to the ones above it." + (f" Stages: {stages}." if stages else "")
-    return gflops_table(rows, runs, note, "track-ablation", source)
+    return gflops_table(rows, [(TRACK_NAMES.get(v, f"{step} {v}"), mine) for (step, v), mine in runs], note,
+                        "track-ablation", source)
 
 
 def track_shapes_table(rows, source, _=None):
