@@ -124,7 +124,7 @@ def plan_costs_from(a, run, by_round=()):
     rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}, {sb:.3f}}},   /* {name} */\n"
                    for name, kt, bl, sb in tiles)
     text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
-            f" * (step6_unroll/going_further/tools.py plan-costs): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
+            f" * (tools.py plan-costs, beside it): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
             f" * Each run's time is its median over {a.rounds} rounds of the whole list, taken in turn.\n"
             f"{spread}"
             f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
