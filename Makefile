@@ -16,6 +16,9 @@ ifeq ($(strip $(ARCH)),)
 override ARCH := sm_90
 endif
 SM        := $(patsubst sm_%,%,$(ARCH))
+# The architectures a learner may build for: Turing (steps 0-4), Ampere, Ada, Hopper, Blackwell
+# (make spills compiles every step for each).
+SPILL_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 GIT_COMMIT ?= $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 
 CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -I$(CUDA_HOME)/include
@@ -49,6 +52,10 @@ PIP_BIN    := $(DEPS_DIR)/python/nvidia/cu13/bin
 DISASM_VERSION ?= 13.2.86
 tool_path = $(or $(shell command -v $(1) 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/$(1)),$(wildcard $(PIP_BIN)/$(1)),$(1))
 COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
+# Shared by plots/plots.mk and scripts/tools.mk: gnuplot draws the charts, and the course's tooling
+# (scripts/course/, Python's standard library) does their work.
+GNUPLOT   ?= gnuplot
+COURSE    := python3 scripts/course
 # Stops, saying what is missing and where it comes from, unless tool $(1) can be run.
 need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
 
@@ -156,9 +163,9 @@ sanitize: $(BUILT_STEPS)
 	    ./$$s $(SAN_SIZE) --beta 0.5 --reps 1 --warmup 0 || exit 1; done; done
 
 # --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
--include plots/plots.mk
+include plots/plots.mk
 # --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
--include scripts/tools.mk
+include scripts/tools.mk
 
 # --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 --describe say (no GPU):
 # scripts/figures.py writes the SVG, rsvg-convert renders its PNG. FIGURES_OUT=dir writes the

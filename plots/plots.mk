@@ -1,5 +1,7 @@
-# plots.mk - the measured results, their tables and charts (included by the Makefile). The work
-# is scripts/course.py's; the pictures are plots/NAME.gp's (gnuplot).
+# plots.mk - the measured results, their tables and charts, included by the Makefile, which
+# defines the variables they share (COURSE, GNUPLOT, the steps'). The work is scripts/course's
+# (the plan's costs and checks: the going-further track's tools.py); the pictures are
+# plots/NAME.gp's (gnuplot).
 #
 #   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
 #                                 plots/results.csv, then the charts (where gnuplot is)
@@ -14,10 +16,11 @@
 #                                 turn, with and without unrolled stages: plots/track.csv
 #   make track-shapes             the track's last part off and on at the skinny and deep-K shapes:
 #                                 plots/track_shapes.csv
-#   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   steps 5 and 6 at every shape of course.py's
-#                                 shape_list: every square from 128 to 8192 by 128; skinny, deep-K,
-#                                 transformer-layer, small-K, matrix-vector, tall-and-thin, tiny-C
-#                                 and prime shapes; 100 random shapes drawn with SHAPES_SEED.
+#   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   steps 5 and 6 at every shape of
+#                                 shape_list (scripts/course/runs.py): every square from 128 to 8192
+#                                 by 128; skinny, deep-K, transformer-layer, small-K, matrix-vector,
+#                                 tall-and-thin, tiny-C and prime shapes; 100 random shapes drawn
+#                                 with SHAPES_SEED.
 #                                 plots/shapes.csv, a summary of each family (as shapes-summary), and
 #                                 the charts (as shapes-chart)
 #   make shapes-chart             the charts of plots/shapes.csv: the squares' ratio to cuBLAS
@@ -34,8 +37,6 @@ SIZES   ?= 256 512 1024 2048 4096 8192
 REPS    ?= 10
 RUN_TIMEOUT ?= 900
 PROGRESSION_SIZE ?= 4096
-GNUPLOT ?= gnuplot
-COURSE  = python3 scripts/course.py
 # (Plain `=`: a CSV or OUT in the environment must not redirect them, only the command line.)
 RESULTS     = plots/results.csv
 CSV         = $(RESULTS)
@@ -124,11 +125,12 @@ track-table:
 	@$(COURSE) ablation-table '$(TRACK_CSV)' --track
 
 # make plan-costs: the constants of step 6's estimate, measured on this GPU into plan_costs.h
-# (then make step6 builds them in).
+# (then make step6 builds them in). The track's own tools measure them, and make plan-check.
 PLAN_COSTS = step6_unroll/going_further/plan_costs.h
+TRACK_TOOLS = python3 step6_unroll/going_further/tools.py
 
 plan-costs: step6
-	@$(COURSE) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
+	@$(TRACK_TOOLS) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
 	@echo "plan-costs: make step6 builds them in"
 
 # make plan-check: step 6's choice and its runner-up (--plan) at each shape of make shapes (SHAPES_ONLY,
@@ -137,7 +139,7 @@ plan-costs: step6
 PLAN_CHECK_CSV = plots/plan_check.csv
 
 plan-check: step6
-	@$(COURSE) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)') \
+	@$(TRACK_TOOLS) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)') \
 	  $(if $(RESUME),--resume)
 
 track-shapes: step6

@@ -16,7 +16,7 @@ set grid xtics ytics ls 100, ls 100
 # The key under the chart, clear of every line; cuBLAS's 1× named there, not on its line.
 set bmargin 6.5
 set key at screen 0.5, screen 0.012 center bottom horizontal maxcols 2 width -4
-# The wave boundaries (course.py: x = 128 * sqrt(w * SMs) for w = 1, 2, ...), as dashed lines.
+# The wave boundaries (charts.py: x = 128 * sqrt(w * SMs) for w = 1, 2, ...), as dashed lines.
 do for [i = 1:words(waves)] {
     x = word(waves, i) + 0
     set arrow from x, graph 0 to x, graph 1 nohead lc rgb "#999999" dt 3 lw 1

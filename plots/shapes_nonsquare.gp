@@ -4,7 +4,7 @@
 # shape, under a heading for its family (and its model, or which side is small). A dot right of
 # the dashed line: faster than cuBLAS at that shape, in the same run. (The squares are drawn by
 # shapes.gp, the random shapes by shapes_random.gp.)
-# course.py sets nrows (shapes and headings), head_rows and heads; a shape's row and its name
+# charts.py sets nrows (shapes and headings), head_rows and heads; a shape's row and its name
 # are its data's 1st and 4th columns. The picture grows with the rows.
 height = 170 + 19 * nrows
 load plotdir."/style.gp"

@@ -2,8 +2,8 @@
 # 1..16384, with the seed that the CSV's shape column names): each step's ratio to cuBLAS at
 # each shape against its FLOPs, 2 M N K, a point a shape. A point above the dashed line:
 # faster than cuBLAS at that shape, in the same run. Each step's key entry gives its geometric
-# mean and its minimum ratio over the shapes (scripts/course.py shapes-summary prints the same).
-# course.py sets nshapes, seeds, xmin and xmax (FLOPs), rmin and rmax (ratios); a shape's
+# mean and its minimum ratio over the shapes (make shapes-summary prints the same).
+# charts.py sets nshapes, seeds, xmin and xmax (FLOPs), rmin and rmax (ratios); a shape's
 # FLOPs and ratio are its data's 1st and 3rd columns.
 height = 640   # the key under the chart
 load plotdir."/style.gp"

@@ -1,7 +1,7 @@
 # style.gp - the look every chart shares; each chart script loads it first. Before it,
-# scripts/course.py (make chart) sets: fmt ("png" or "svg"), outfile, data (the chart's data
-# file: tab-separated, NaN where a run failed, never drawn), plotdir, the run's device,
-# dates, cuda and commits, and the chart's own variables. A chart may set height first.
+# scripts/course/charts.py (make chart) sets: fmt ("png" or "svg"), outfile, data (the
+# chart's data file: tab-separated, NaN where a run failed, never drawn), plotdir, the run's
+# device, dates, cuda and commits, and the chart's own variables. A chart may set height first.
 if (!exists("height")) height = 560
 # SVG at a blog column's 900 px; PNG at 1600 px for high-resolution screens, scaled alike.
 if (fmt eq "svg") {
@@ -15,13 +15,13 @@ small = sprintf(",%d", fmt eq "svg" ? 11 : 18)
 large = sprintf(",%d", fmt eq "svg" ? 14 : 23)
 bold = sprintf("Sans:Bold,%d", fmt eq "svg" ? 11 : 18)
 heading = sprintf("Sans:Bold,%d", fmt eq "svg" ? 13 : 19)   # bold at the text's size
-# (In an SVG, course.py's render writes "Sans:Bold" as a bold sans-serif: gnuplot's svg
+# (In an SVG, charts.py's render writes "Sans:Bold" as a bold sans-serif: gnuplot's svg
 # terminal takes the name as a font family.)
 set encoding utf8
 set termoption noenhanced    # names such as step0_naive print as written
 set datafile separator "\t"
 
-# One colour and one marker per series, the same in every chart (course.py's linetype): step n
+# One colour and one marker per series, the same in every chart (charts.py's linetype): step n
 # draws in linetype n % 9 + 1, step 6 run as it is (its whole going-further track) in 8, any
 # other part of the track but the core in 9. Okabe-Ito's colours (colour-blind safe), a brown
 # and a purple; no two linetypes share a marker. cuBLAS, the yardstick, in black.

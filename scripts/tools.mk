@@ -1,4 +1,5 @@
-# tools.mk - reading a step (included by the Makefile); scripts/course.py does the work.
+# tools.mk - reading a step, included by the Makefile, which defines the variables they share
+# (COURSE, SPILL_ARCHS, the steps', the build's, tool_path, need_tool); scripts/course does the work.
 #
 #   make diff STEP=N [CODE=1]       what step N changed: a unified diff of step N-1's and step N's
 #                                   kernel file, in which a line that only changed its indentation
@@ -42,8 +43,6 @@ sass:
 	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
 	@$(COURSE) sass $(BUILD)/step$(STEP).sass --binary ./step$(STEP)
 
-# The architectures a learner may build for: Turing (steps 0-4), Ampere, Ada, Hopper, Blackwell.
-SPILL_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 spill_num = $(shell echo '$(1)' | tr -cd 0-9)
 ifneq ($(filter spills,$(MAKECMDGOALS)),)
 SPILL_BAD := $(foreach a,$(SPILL_ARCHS),$(if $(and $(call spill_num,$(a)),$(filter sm_$(call spill_num,$(a)),$(a))),,$(a)))

@@ -1,6 +1,7 @@
-/* test_plots.c - the tooling (scripts/course.py through the make targets), with no GPU.
+/* test_plots.c - the tooling (scripts/course, and the going-further track's tools.py, through the
+ * make targets), with no GPU.
  *
- * Each test runs a make target (or course.py) on a committed fixture under tests/data/
+ * Each test runs a make target (or one of the tools itself) on a committed fixture under tests/data/
  * (made-up numbers, marked as such), or on stand-in steps (shell scripts that print what
  * ./stepN prints, or fail the ways it can), writing only into a temporary directory, and
  * compares what comes out with an expected file under tests/data/expected/ (`diff -u`, so a
@@ -354,9 +355,10 @@ Test(run, every_run_and_every_failure_is_recorded)
 /* make shapes: every shape of every family, for each step, in one CSV whose rows say the
  * family and the shape's name; the chart of its squares, the chart of the other named
  * families, a row a shape under its family's heading, and the chart of the random shapes
- * against their FLOPs. 238 shapes (course.py's shape_list: 64 squares, 16 skinny, 6 deep K,
- * 11 layers, 10 small K, 10 matrix-vector, 6 tall and thin, 4 tiny C, 11 primes, 100 random)
- * for two stand-in steps; step 5's runs at M = 557 (one random shape, 557 x 2109 x 2) fail. */
+ * against their FLOPs. 238 shapes (shape_list, scripts/course/runs.py: 64 squares, 16 skinny,
+ * 6 deep K, 11 layers, 10 small K, 10 matrix-vector, 6 tall and thin, 4 tiny C, 11 primes,
+ * 100 random) for two stand-in steps; step 5's runs at M = 557 (one random shape, 557 x 2109 x 2)
+ * fail. */
 Test(shapes, every_family_is_run_named_and_the_squares_drawn)
 {
     static const struct {
@@ -379,7 +381,7 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step5");
     fake_step(dir, "step6");
-    expect_rc(0, dir, "FAKE_FAIL=step5:557:0 python3 scripts/course.py shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" "
+    expect_rc(0, dir, "FAKE_FAIL=step5:557:0 python3 scripts/course shapes \"$D/shapes.csv\" \"$D/step5\" \"$D/step6\" "
               "--reps 1 > \"$D/run.log\"");
     expect_rc(0, dir, "[ $(wc -l < \"$D/shapes.csv\") = 477 ] && head -1 \"$D/shapes.csv\" | grep -q '^family,shape,step,m,n,k,'");
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
@@ -391,8 +393,8 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
                       "grep -qx '| step6_fake | every shape | 238 | 0.50× | 0.50× | 128 x 128 x 128 | 0 |' \"$D/run.log\" && "
                       "grep -q '^1 of the 476 rows did not pass and are not counted: step5_fake 557 x 2109 x 2 (FAIL)' \"$D/run.log\"");
     /* The random shapes are the seed's: the same seed draws the same ones, another seed others. */
-    expect_rc(0, dir, "python3 scripts/course.py shapes \"$D/seed1.csv\" \"$D/step5\" --only random --reps 1 --seed 1 > /dev/null && "
-                      "python3 scripts/course.py shapes \"$D/seed2.csv\" \"$D/step5\" --only random --reps 1 --seed 2 > /dev/null && "
+    expect_rc(0, dir, "python3 scripts/course shapes \"$D/seed1.csv\" \"$D/step5\" --only random --reps 1 --seed 1 > /dev/null && "
+                      "python3 scripts/course shapes \"$D/seed2.csv\" \"$D/step5\" --only random --reps 1 --seed 2 > /dev/null && "
                       "grep '^random,seed 1,step6' \"$D/shapes.csv\" | cut -d, -f4-6 > \"$D/all1\" && "
                       "grep '^random,seed 1,step5' \"$D/seed1.csv\" | cut -d, -f4-6 > \"$D/only1\" && "
                       "grep '^random,seed 2,step5' \"$D/seed2.csv\" | cut -d, -f4-6 > \"$D/only2\" && "
@@ -422,7 +424,7 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
      * the charts its rows make, and a note for each other. */
     char *log;
     int rc = sh(&log, dir, "grep -v '^square,' \"$D/shapes.csv\" > \"$D/others.csv\" && "
-                "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes shapes_nonsquare shapes_random && ls \"$D/others\"");
+                "python3 scripts/course chart \"$D/others.csv\" \"$D/others\" shapes shapes_nonsquare shapes_random && ls \"$D/others\"");
     cr_expect(rc == 0 && strstr(log, "chart: note: no square (M = N = K) shape in") && strstr(log, "shapes_nonsquare.svg") &&
                   strstr(log, "shapes_random.svg") && !strstr(log, "shapes.png"), "a CSV with no square drew, or did not say:\n%s", log);
     free(log);
@@ -431,9 +433,9 @@ Test(shapes, every_family_is_run_named_and_the_squares_drawn)
     cr_expect(rc == 0 && strstr(log, "chart: note: no passing random shape in") && strstr(log, "shapes_nonsquare.svg") &&
                   strstr(log, "shapes.svg") && !strstr(log, "shapes_random.png"), "a CSV with no random shape drew, or did not say:\n%s", log);
     free(log);
-    expect_rc(2, dir, "python3 scripts/course.py chart \"$D/others.csv\" \"$D/others\" shapes 2> /dev/null");
-    expect_rc(2, dir, "python3 scripts/course.py chart \"$D/old.csv\" \"$D/old\" shapes_random 2> /dev/null");
-    expect_rc(0, dir, "out=$(python3 scripts/course.py shapes \"$D/x.csv\" \"$D/step5\" --only cubes 2>&1); [ $? = 2 ] && "
+    expect_rc(2, dir, "python3 scripts/course chart \"$D/others.csv\" \"$D/others\" shapes 2> /dev/null");
+    expect_rc(2, dir, "python3 scripts/course chart \"$D/old.csv\" \"$D/old\" shapes_random 2> /dev/null");
+    expect_rc(0, dir, "out=$(python3 scripts/course shapes \"$D/x.csv\" \"$D/step5\" --only cubes 2>&1); [ $? = 2 ] && "
                       "echo \"$out\" | grep -q \"no such family (square, skinny, deep K, layer, small K, matrix-vector, "
                       "tall and thin, tiny C, primes, random)\"");
     rm_rf(dir);
@@ -465,7 +467,7 @@ Test(shapes, without_gnuplot_the_charts_are_left_to_make_shapes_chart)
 {
     char dir[256], *log;
     tmpdir(dir, sizeof dir);
-    int rc = sh(&log, dir, "python3 scripts/course.py chart --gnuplot /no/such/gnuplot " SHAPES_FIXTURE
+    int rc = sh(&log, dir, "python3 scripts/course chart --gnuplot /no/such/gnuplot " SHAPES_FIXTURE
                            " \"$D/none\" shapes shapes_nonsquare shapes_random --optional shapes");
     cr_expect(rc == 0 && strstr(log, "make shapes-chart SHAPES_CSV=" SHAPES_FIXTURE) && !strstr(log, "make table"),
               "make shapes without gnuplot did not point to make shapes-chart:\n%s", log);
@@ -499,7 +501,7 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
                       " est. 9.0 us $next\"\n"
                       "EOF\n"
                       "chmod +x \"$D/step6\"");
-    expect_rc(0, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
+    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "[ $(wc -l < \"$D/check.csv\") = 12 ] && cd \"$D\" && "
                       "grep -qx 'primes,,701,701,701,1.0,10.000,9.0,,,,Stand-in GPU,abc,"
                       "2026-01-01T00:00:00Z,10.000,' check.csv && "
@@ -513,21 +515,21 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
                       "[ $(grep -c \"cuBLAS's time moved 10.00x between the two runs: both again\" \"$D/log\") = 1 ] && "
                       "[ $(grep -c \"cuBLAS's time moved 3.00x between the two runs: both again\" \"$D/log\") = 2 ] && "
                       "grep -q '^Left out: 1 of 10 pairs, cuBLAS.s time having moved by more than 1.25x' \"$D/log\"");
-    expect_rc(0, dir, "python3 scripts/course.py plan-check-summary \"$D/check.csv\" | grep -q 'at 7 of 9 shapes'");
+    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-check-summary \"$D/check.csv\" | grep -q 'at 7 of 9 shapes'");
     /* a CSV written before cuBLAS's times were kept: every pair counts */
     expect_rc(0, dir, "cut -d, -f1-14 \"$D/check.csv\" > \"$D/old.csv\" && "
-                      "python3 scripts/course.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
-    expect_rc(2, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/old.csv\" --only primes --reps 1 --resume "
+                      "python3 step6_unroll/going_further/tools.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
+    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/old.csv\" --only primes --reps 1 --resume "
                       "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'keeps no cuBLAS times' \"$D/err\" && exit $rc");
-    expect_rc(2, dir, "python3 scripts/course.py plan-check-summary " SHAPES_FIXTURE);
+    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check-summary " SHAPES_FIXTURE);
     /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && "
-                      "python3 scripts/course.py plan-check \"$D/step6\" \"$D/cut.csv\" --only primes --reps 1 --resume "
+                      "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/cut.csv\" --only primes --reps 1 --resume "
                       "> \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
                       "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 7 of 9 shapes' \"$D/log\"");
     /* rows of another commit are not mixed in */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" | sed 's/,abc,/,def,/' > \"$D/other.csv\"");
-    expect_rc(2, dir, "python3 scripts/course.py plan-check \"$D/step6\" \"$D/other.csv\" --only primes --reps 1 --resume "
+    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/other.csv\" --only primes --reps 1 --resume "
                       "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'at commit def' \"$D/err\" && exit $rc");
     rm_rf(dir);
 }
@@ -600,7 +602,7 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,{bm}x{bn} tiles  at least 2 blocks an SM')\n"
                       "EOF\n"
                       "chmod +x \"$D/step6\"");
-    expect_rc(0, dir, "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
+    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
                       "grep -q '^    4.55, 3.50, 1.50, ' \"$D/plan_costs.h\" && "
                       "tr '\\n' ' ' < \"$D/plan_costs.h\" | sed 's/  \\* / /g' | "
@@ -613,7 +615,7 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
     /* in one round, every run is a first one, 5 us late: the launches read 9.55 and 8.5 us */
     expect_rc(0, dir, "rm \"$D/seen\" && "
-                      "python3 scripts/course.py plan-costs \"$D/step6\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
+                      "python3 step6_unroll/going_further/tools.py plan-costs \"$D/step6\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
                       "grep -q '^    9.55, 8.50, 1.50, ' \"$D/one.h\"");
     rm_rf(dir);
 }
@@ -624,11 +626,11 @@ Test(run, the_old_csv_stays_when_nothing_passes)
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step0");
     expect_rc(0, dir, "echo 'the previous results' > \"$D/results.csv\"");
-    expect_rc(1, dir, "FAKE_ERR='step0:256:0 step0:512:0' python3 scripts/course.py run \"$D/results.csv\" \"$D/step0\" --sizes '256 512'");
-    expect_rc(1, dir, "FAKE_FAIL=step0:256:0 python3 scripts/course.py run \"$D/results.csv\" \"$D/step0\" --sizes 256");
-    expect_rc(1, dir, "python3 scripts/course.py run \"$D/results.csv\" \"$D/step0\" --sizes 256 --extra=--no-check");
+    expect_rc(1, dir, "FAKE_ERR='step0:256:0 step0:512:0' python3 scripts/course run \"$D/results.csv\" \"$D/step0\" --sizes '256 512'");
+    expect_rc(1, dir, "FAKE_FAIL=step0:256:0 python3 scripts/course run \"$D/results.csv\" \"$D/step0\" --sizes 256");
+    expect_rc(1, dir, "python3 scripts/course run \"$D/results.csv\" \"$D/step0\" --sizes 256 --extra=--no-check");
     expect_rc(0, dir, "[ \"$(cat \"$D/results.csv\")\" = 'the previous results' ] && [ $(ls -A \"$D\" | wc -l) = 2 ]");
-    expect_rc(2, dir, "python3 scripts/course.py run \"$D/results.csv\" \"$D/no-such-step\"");
+    expect_rc(2, dir, "python3 scripts/course run \"$D/results.csv\" \"$D/no-such-step\"");
     rm_rf(dir);
 }
 
@@ -736,9 +738,9 @@ Test(tools, sass_summary_counts_each_kernel)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "python3 scripts/course.py sass tests/data/sass_excerpt.sass | " MASK_COMMIT " > \"$D/sass.txt\"");
+    expect_rc(0, dir, "python3 scripts/course sass tests/data/sass_excerpt.sass | " MASK_COMMIT " > \"$D/sass.txt\"");
     expect_golden(dir, "sass.txt", "\"$D/sass.txt\"");
-    expect_rc(0, dir, "out=$(python3 scripts/course.py sass " FIXTURE " 2>&1); [ $? = 2 ] && echo \"$out\" | grep -q 'sass: no kernel'");
+    expect_rc(0, dir, "out=$(python3 scripts/course sass " FIXTURE " 2>&1); [ $? = 2 ] && echo \"$out\" | grep -q 'sass: no kernel'");
     rm_rf(dir);
 }
 
@@ -780,17 +782,17 @@ Test(tools, spills_names_each_kernel_that_spills_or_uses_local_memory)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/ptxas_clean.log) && "
+    expect_rc(0, dir, "out=$(python3 scripts/course spills tests/data/ptxas_clean.log) && "
                       "echo \"$out\" | grep -qE '^sm_100 +ptxas_clean +2 +95-255 +0 +0 +0$' && "
                       "echo \"$out\" | grep -q 'spills: 2 kernels in 1 build, none spills'");
-    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/ptxas_spill.log 2>&1); [ $? = 1 ] && "
+    expect_rc(0, dir, "out=$(python3 scripts/course spills tests/data/ptxas_spill.log 2>&1); [ $? = 1 ] && "
                       "echo \"$out\" | grep -qE '^sm_100 +ptxas_spill +2 +95-255 +4 +1 +2$' && "
                       "echo \"$out\" | grep -q 'sm_100 ptxas_spill: .*sgemm_wide.*: 8 bytes stack frame, 4 bytes spill stores'");
-    expect_rc(0, dir, "out=$(python3 scripts/course.py spills tests/data/results_sample.csv 2>&1); [ $? = 2 ] && "
+    expect_rc(0, dir, "out=$(python3 scripts/course spills tests/data/results_sample.csv 2>&1); [ $? = 2 ] && "
                       "echo \"$out\" | grep -q 'no kernel in it'");
     /* The rule: step 3 for sm_75 (two kernels), compiled here. */
     expect_rc(0, dir, MAKE "build/spills/sm_75/step3.log > /dev/null && "
-                      "python3 scripts/course.py spills build/spills/sm_75/step3.log | grep -qE '^sm_75 +step3 +2 +[0-9]+-[0-9]+ +0 +0 +0$'");
+                      "python3 scripts/course spills build/spills/sm_75/step3.log | grep -qE '^sm_75 +step3 +2 +[0-9]+-[0-9]+ +0 +0 +0$'");
     expect_rc(0, dir, "out=$(" MAKE "spills SPILL_ARCHS='sm_86 86' 2>&1); [ $? = 2 ] && "
                       "echo \"$out\" | grep -q \"SPILL_ARCHS holds '86': each must be sm_ and a number\"");
     rm_rf(dir);
@@ -825,9 +827,9 @@ Test(tools, profile_runs_ncu_on_the_first_launch_and_reads_its_metrics)
     tmpdir(dir, sizeof dir);
     expect_rc(0, dir, "printf '#!/bin/sh\\necho \"$*\" > \"%%s/ncu.args\"\\ncat tests/data/ncu_raw_sample.csv\\n' \"$D\" > \"$D/ncu\" "
               "&& chmod +x \"$D/ncu\"");
-    expect_rc(0, dir, "{ python3 scripts/course.py profile ./step5 4096 \"$D/profile_step5_4096\" --ncu \"$D/ncu\" && "
+    expect_rc(0, dir, "{ python3 scripts/course profile ./step5 4096 \"$D/profile_step5_4096\" --ncu \"$D/ncu\" && "
               "cp \"$D/profile_step5_4096.ncu.csv\" \"$D/profile_step3_4096.ncu.csv\" && "
-              "python3 scripts/course.py profile-table \"$D\"/profile_step[35]_4096.ncu.csv && cat \"$D/ncu.args\"; } | " MASK_COMMIT
+              "python3 scripts/course profile-table \"$D\"/profile_step[35]_4096.ncu.csv && cat \"$D/ncu.args\"; } | " MASK_COMMIT
               " > \"$D/profile.txt\"");
     expect_golden(dir, "profile.txt", "\"$D/profile.txt\"");
     int rc = sh(&log, NULL, MAKE "profile STEP=5 NCU=/no/such/ncu");
@@ -887,7 +889,7 @@ Test(tools, cc_is_gcc_unless_set)
 Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course.py evidence step[0-9]_*/README.md step[0-9]_*/going_further/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course evidence step[0-9]_*/README.md step[0-9]_*/going_further/README.md");
     cr_expect_eq(rc, 0, "an evidence folder breaks the rule:\n%s", log);
     free(log);
     char dir[256];
@@ -895,20 +897,20 @@ Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
     expect_rc(0, dir, "mkdir -p \"$D/step9_x/evidence\" && printf 'x\\n' > \"$D/step9_x/evidence/README.md\" && "
                       "printf 'x\\n' > \"$D/step9_x/evidence/cited.txt\" && "
                       "printf 'See evidence/cited.txt and evidence/gone.csv.\\n' > \"$D/step9_x/README.md\"");
-    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "cites evidence/gone.csv, which") && !strstr(log, "cited.txt: not cited"),
               "a cited file that is missing passed:\n%s", log);
     free(log);
     expect_rc(0, dir, "printf 'See evidence/cited.txt.\\n' > \"$D/step9_x/README.md\" && "
                       "printf 'x\\n' > \"$D/step9_x/evidence/run3_5bcbe02.log\"");
-    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "run3_5bcbe02.log: not cited") &&
                   strstr(log, "run3_5bcbe02.log: named by an issue, a run or a commit"),
               "an uncited, badly named file passed:\n%s", log);
     free(log);
     expect_rc(0, dir, "rm \"$D/step9_x/evidence/run3_5bcbe02.log\" && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do "
                       "printf 'x\\n' > \"$D/step9_x/evidence/f$i.txt\"; printf 'evidence/f%%s.txt\\n' $i >> \"$D/step9_x/README.md\"; done");
-    rc = sh(&log, dir, "python3 scripts/course.py evidence \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "14 files, more than 12"), "a folder of 14 files passed:\n%s", log);
     free(log);
     rm_rf(dir);
@@ -919,14 +921,14 @@ Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course.py quotes step[0-9]_*/README.md step[0-9]_*/*/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course quotes step[0-9]_*/README.md step[0-9]_*/*/README.md");
     cr_expect_eq(rc, 0, "a lesson quotes code its step does not have:\n%s", log);
     free(log);
     char dir[256];
     tmpdir(dir, sizeof dir);
     expect_rc(0, dir, "mkdir \"$D/step9_x\" && printf 'int f() { return 1; }\\n' > \"$D/step9_x/step9.cu\" && "
                       "printf '```cuda\\nint f() { return 2; }\\n```\\n' > \"$D/step9_x/README.md\"");
-    rc = sh(&log, dir, "python3 scripts/course.py quotes \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course quotes \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "code block 1 (int f() { return 2; })"), "a changed quote passed:\n%s", log);
     free(log);
     rm_rf(dir);

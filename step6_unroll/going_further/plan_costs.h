@@ -1,5 +1,5 @@
 /* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`
- * (scripts/course.py plan-costs): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit da145f86a8, 2026-11-28.
+ * (tools.py plan-costs, beside it): measured on NVIDIA H100 80GB HBM3 (132 SMs), commit da145f86a8, 2026-11-28.
  * Each run's time is its median over 3 rounds of the whole list, taken in turn.
  * A fixed cost is a difference of a few microseconds between runs; read from each round alone: launch 5.15 to
  * 5.28, without tiles 4.22 to 4.42, parts' sum 2.51 to 3.01, cluster 0.11 to 0.20, 128x128's block 2.53 to 3.03,

@@ -1,0 +1,71 @@
+"""The course's tooling: `python3 scripts/course COMMAND ...`; the make targets run it (plots/plots.mk,
+scripts/tools.mk), and `python3 scripts/course -h` lists the commands."""
+import argparse, os, sys
+
+if not __package__:   # run as a folder (python3 scripts/course): import the package from the folder above
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from course import charts, lint, main, profiles, runs, sass, tables
+
+# Every command: the function that does it (given the parsed arguments), its positional arguments in order
+# (NAME+: one or more, NAME*: any number; its options are in parser() below), and what it does.
+COMMANDS = {
+    "run": (runs.cmd_run, "out runs+", "every run at every size into OUT.csv"),
+    "shapes": (runs.cmd_shapes, "csv runs+", "each RUN at every shape of make shapes into CSV"),
+    "sweep": (runs.cmd_sweep, "step csv out", "a step at every --stages S it describes, then its table and chart"),
+    "ablation": (runs.cmd_ablation, "csv runs+", "step 5 against step 6's core (--track: the track by parts), its table"),
+    "table": (tables.cmd_table, "csv readme step_readmes*", "the measured tables into the READMEs, between their markers"),
+    "ablation-table": (tables.cmd_ablation_table, "csv", "the table of an ablation CSV"),
+    "shapes-summary": (tables.cmd_shapes_summary, "csv", "each step's ratio to cuBLAS over each family of make shapes' CSV"),
+    "chart": (charts.cmd_chart, "csv out", "OUT/CHART.png and .svg from a CSV, drawn by plots/CHART.gp"),
+    "sass": (sass.cmd_sass, "listing", "count per kernel in a listing of cuobjdump --dump-sass"),
+    "spills": (sass.cmd_spills, "logs+", "a table of ptxas -v logs; exit 1 if a kernel spills or uses local memory"),
+    "profile": (profiles.cmd_profile, "step size base", "ncu on a step's kernel: BASE.txt and BASE.ncu.csv"),
+    "profile-table": (profiles.cmd_profile_table, "paths+", "a table (step x metric) of profiles"),
+    "profile-runs": (profiles.cmd_profile_runs, "out runs+", "each RUN profiled at each size: a table and reports into OUT"),
+    "quotes": (lint.cmd_quotes, "readmes+", "every ```cuda block of the lessons is in its step's sources"),
+    "evidence": (lint.cmd_evidence, "readmes+", "each lesson's evidence folder: every file cited, well named, at most 12"),
+    "diff": (lint.cmd_diff, "", "what step N changed in its kernel file"),
+}
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="course", description="The course's tooling: runs, tables, charts, SASS, "
+                                                            "profiles, lesson checks, diff.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    runs = argparse.ArgumentParser(add_help=False)   # the options of the commands that run steps
+    runs.add_argument("--sizes", default="256 512 1024 2048 4096 8192")
+    runs.add_argument("--reps", type=int, default=10)
+    runs.add_argument("--extra", default="", help="more options for every run (RUN_ARGS)")
+    runs.add_argument("--timeout", type=int, default=900, help="seconds a run may take, 0 for no limit")
+    cmd = {}
+    for name, (function, positionals, text) in COMMANDS.items():
+        cmd[name] = sub.add_parser(name, help=text, parents=[runs] if name in ("run", "shapes", "sweep", "ablation") else [])
+        for word in positionals.split():
+            cmd[name].add_argument(word.rstrip("+*"), nargs=word[-1] if word[-1] in "+*" else None)
+    cmd["shapes"].add_argument("--only", help="families, comma-separated (square,skinny,deep K,layer,small K,"
+                                              "matrix-vector,tall and thin,tiny C,primes,random)")
+    cmd["shapes"].add_argument("--seed", type=int, default=1, help="the random family's seed (make shapes SHAPES_SEED=)")
+    cmd["sweep"].add_argument("--gnuplot", default="gnuplot")
+    cmd["ablation"].add_argument("--track", action="store_true", help="the runs are step 6's track, part by part")
+    for kind in ("sweep", "ablation", "track", "track_shapes"):
+        cmd["table"].add_argument(f"--{kind.replace('_', '-')}-csv", default=f"plots/{kind}.csv")
+    cmd["ablation-table"].add_argument("--track", action="store_true", help="a CSV of make track-ablation")
+    chart = cmd["chart"]
+    chart.add_argument("charts", nargs="+", choices=sorted(charts.CHARTS))
+    chart.add_argument("--size", type=int, default=4096, help="the progression chart's size")
+    chart.add_argument("--gnuplot", default="gnuplot")
+    chart.add_argument("--keep-data", help="a folder to keep the .dat files in")
+    chart.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
+    cmd["sass"].add_argument("--binary", help="the binary the listing is of, for the header")
+    cmd["profile"].add_argument("--args", default="", help="more options for the step (ARGS): --stages 3 --track core")
+    cmd["profile-runs"].add_argument("--sizes", default="1024 4096")
+    for name in ("profile", "profile-runs"):
+        cmd[name].add_argument("--ncu", default="ncu")
+    cmd["diff"].add_argument("step", type=int)
+    cmd["diff"].add_argument("--code", action="store_true", help="leave the comments of both files out")
+    return ap
+
+
+if __name__ == "__main__":
+    sys.exit(main({name: function for name, (function, _, _) in COMMANDS.items()}, parser()))

@@ -1,0 +1,96 @@
+"""What the lessons show, checked against the code, and a step's change shown: every quoted block is in the
+step's sources (quotes), every evidence file cited and well named (evidence), a step's diff (make diff)."""
+import difflib, glob, os, re
+
+from . import Fail
+from .results import step_no
+
+
+def cmd_quotes(a):
+    """Every ```cuda block of each lesson appears, line for line, in its step's sources (stepN.cu and the
+    headers beside it): a lesson quotes code, it never paraphrases it."""
+    bad = []
+    for readme in a.readmes:
+        folder = os.path.dirname(readme) or "."
+        sources = "".join(open(f).read() + "\n" for f in sorted(glob.glob(f"{folder}/*.cu") + glob.glob(f"{folder}/*.cuh")))
+        for no, block in enumerate(re.findall(r"```cuda\n(.*?)```", open(readme).read(), re.S), 1):
+            if block not in sources:
+                first = block.split("\n")[0].strip()
+                bad.append(f"{readme}: code block {no} ({first[:60]}) is not in {folder}/*.cu, *.cuh as quoted")
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"quotes: every code block of {len(a.readmes)} lessons is in its step's sources")
+
+
+# A file name that carries an issue or run number, or a commit hash (7 or more hex digits, a letter among them).
+BAD_EVIDENCE_NAME = re.compile(r"issue[_-]?\d|run[_-]?\d|(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![0-9a-z])", re.I)
+MAX_EVIDENCE = 12
+
+
+def cmd_evidence(a):
+    """Each lesson's evidence folder (beside its README.md) holds at most MAX_EVIDENCE files, each cited by the
+    lesson as evidence/NAME and named for what it shows; every evidence/NAME a lesson cites is there."""
+    bad, checked = [], 0
+    for readme in a.readmes:
+        if os.path.basename(os.path.dirname(os.path.abspath(readme))) == "evidence":
+            continue   # an evidence folder's own index, not a lesson
+        folder = os.path.join(os.path.dirname(readme) or ".", "evidence")
+        cited = set(re.findall(r"evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])", open(readme).read()))
+        files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        checked += len(files)
+        if len(files) > MAX_EVIDENCE:
+            bad.append(f"{folder}: {len(files)} files, more than {MAX_EVIDENCE}")
+        for name in files:
+            if os.path.isdir(os.path.join(folder, name)):
+                bad.append(f"{folder}/{name}: a folder; evidence is files")
+            elif name != "README.md" and name not in cited:
+                bad.append(f"{folder}/{name}: not cited by {readme}")
+            if BAD_EVIDENCE_NAME.search(name):
+                bad.append(f"{folder}/{name}: named by an issue, a run or a commit, not by what it shows")
+        bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited - set(files))]
+        if files and "README.md" not in files:
+            bad.append(f"{folder}: no README.md giving each file's GPU, commit and date")
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"evidence: {len(a.readmes)} lessons, {checked} files, each cited and named for what it shows")
+
+
+def code_only(lines):
+    """The lines without their C comments: lines that held only a comment go, blank runs become one."""
+    text = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: m[0] if m[0][0] in "\"'" else "\n" * m[0].count("\n"), "\n".join(lines), flags=re.S)
+    out = []
+    for before, after in zip(lines, (l.rstrip() for l in text.split("\n"))):
+        if after or (not before.strip() and out and out[-1]):
+            out.append(after)
+    return out
+
+
+def unified_ignoring_indentation(old, new, old_name, new_name, context=3):
+    """A unified diff of two lists of lines in which a line that only changed its indentation (or
+    other white space) is not a change: it shows as context, as the new file has it."""
+    key = lambda lines: [" ".join(l.split()) for l in lines]
+    out = []
+    for group in difflib.SequenceMatcher(None, key(old), key(new), autojunk=False).get_grouped_opcodes(context):
+        if not out:
+            out += [f"--- {old_name}", f"+++ {new_name}"]
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        out.append(f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                out += [" " + l for l in new[b1:b2]]
+                continue
+            out += ["-" + l for l in old[a1:a2]] + ["+" + l for l in new[b1:b2]]
+    return out
+
+
+def cmd_diff(a):
+    found, n = {step_no(os.path.basename(f)): f for f in glob.glob("step[0-9]*_*/step[0-9]*.cu")}, a.step
+    if n not in found or n - 1 not in found:
+        raise Fail(f"step {n} is the first step: there is nothing before it to compare with" if n in found else
+                   f"there is no step {n} (no step{n}_*/step{n}.cu)")
+    old, new = (open(found[i]).read().splitlines() for i in (n - 1, n))
+    label = " (code only: comments left out)" if a.code else ""
+    if a.code:
+        old, new = code_only(old), code_only(new)
+    print("\n".join(unified_ignoring_indentation(old, new, found[n - 1] + label, found[n] + label)))

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""tools.py - the going-further track's tools: its plan's costs measured (make plan-costs) and its choices checked
+against their runners-up (make plan-check), on a GPU. They run ./step6 with --plan and read its kernel line.
+
+    python3 step6_unroll/going_further/tools.py plan-costs ./step6 step6_unroll/going_further/plan_costs.h
+    python3 step6_unroll/going_further/tools.py plan-check ./step6 plots/plan_check.csv [--only primes] [--resume]
+"""
+import argparse, csv, os, re, statistics, subprocess, sys, textwrap, time
+
+# The course's tooling (scripts/course): make shapes' list of shapes, the reading of --describe, how a CSV is written.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from course import Fail, main
+from course.describe import describe, track_tiles
+from course.results import write_csv, write_whole
+from course.runs import shape_list
+from course.tables import ESTIMATE, spread
+
+
+# make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
+# candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time. A block's fixed
+# cost is a difference of a few microseconds between runs: each run's time is its median over rounds.
+PLAN_DEPTHS = (16, 256)   # k-tiles a block, the two runs of each tile: the line through both ends of the depths
+#                           the plan meets (128 x 32 bends between them: its fixed cost read 11 us from 64 and 256)
+
+
+def plan_run(binary, m, n, k, plan, reps):
+    """One run of step 6 with --plan: (median microseconds, blocks an SM from its kernel line, its CSV row)."""
+    r = step_row(binary, str(m), str(n), str(k), reps, ("--plan", plan))
+    if not r:
+        raise Fail(f"{binary} {m} {n} {k} --plan {plan} did not pass (see above)", 1)
+    per_sm = re.search(r"(\d+) blocks? an SM", r.get("kernel", ""))
+    print(f"  {m} x {n} x {k} --plan {plan}: {1000 * float(r['median_ms']):.1f} us")
+    return 1000 * float(r["median_ms"]), int(per_sm.group(1)) if per_sm else 1, r
+
+
+def plan_costs_from(a, run, by_round=()):
+    """The header's text, a line of its values and its fixed costs [(name, us)], from run(m, n, k, plan):
+    (microseconds, blocks an SM, CSV row). by_round: each round's fixed costs alone, their spread told in the header."""
+    d = describe(a.step6)
+    shapes = {name: (t["bm"], t["bn"], t["bk"]) for name, t in track_tiles(d, a.step6).items()}
+    launch, _, row = run(1, 1, 1, "64x64")
+    bare_launch = run(1, 1, 1, "flat")[0]   # K = 1's kernel: no tile, no prologue (N = 1 and a few columns' too)
+    sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
+    mn = 16384
+    t = run(mn, mn, 8, "64x64")[0]
+    bytes_per_us = 4.0 * mn * mn / (t - launch)
+    # K in parts' second kernel: one tile of 128 x 64 in 2 parts, two blocks side by side, against K whole in one
+    # block as deep; the sums it adds are a few KiB
+    bm, bn, bk = shapes["tall"]
+    whole = run(bm, bn, bk * PLAN_DEPTHS[0], f"{bm}x{bn}")[0]
+    add_up_us = max(0.0, run(bm, bn, 2 * bk * PLAN_DEPTHS[0], f"{bm}x{bn}/parts2")[0] - whole)
+    tiles = []
+    for name, (bm, bn, bk) in shapes.items():
+        parts = 2 if name == "short" else 1   # built for K in parts only
+        plan = f"{bm}x{bn}" + (f"/parts{parts}" if parts > 1 else "")
+        def at(b):   # b blocks an SM: (microseconds, blocks an SM) at each depth
+            return [run(bm * sms * b // parts, bn, bk * depth * parts, plan)[:2]
+                    for depth in PLAN_DEPTHS]
+        runs = [at(1)]   # its kernel line says how many blocks an SM holds
+        runs += [at(b) for b in range(2, runs[0][0][1] + 1)]
+        span = PLAN_DEPTHS[1] - PLAN_DEPTHS[0]
+        k_tile_us = [(deep[0] - shallow[0]) / span for shallow, deep in runs]
+        # B copied a float at a time (N % 4 != 0, 3 columns fewer), at the most blocks an SM: its k-tiles' time over theirs
+        b = len(runs)
+        scalar = [run(bm * sms * b // parts, bn - 3, bk * depth * parts, plan)[0]
+                  for depth in PLAN_DEPTHS]
+        scalar_b = (scalar[1] - scalar[0]) / span / k_tile_us[-1]
+        extra = 0.0
+        if parts > 1:   # the second kernel: reads both parts' slices, writes C
+            m = bm * sms // parts
+            extra = add_up_us + 4.0 * m * bn * (parts + 1) / bytes_per_us
+        block_us = max(0.0, runs[0][0][0] - launch - extra - PLAN_DEPTHS[0] * k_tile_us[0])
+        tiles.append((f"{bm}x{bn}", k_tile_us, block_us, scalar_b))
+    # a few rows: one block of 4 columns (its threads, few_threads, take a row of B each in turn) with K whole, at 2
+    # and 32 rows of B a thread (1 and 16 rounds of loads where rows go in pairs, 1 and 4 where 8 are in flight:
+    # few_in_flight), at each M the kernel takes (1 to 16): up to about 8, a block's latency hides its rows of A,
+    # beyond they show, and the line runs through all; at M = 8, a wave of as many blocks as the SMs hold, at one
+    # round (each block after an SM's first), in the columns a block the plan gives M = 8 there (32 tried first;
+    # then those its kernel line names), and one block in 8 parts
+    rounds, one, held = [], {}, {}
+    in_flight = [int(w) for w in d.get("few_in_flight", "2").split(",")]
+    threads = [int(w) for w in d.get("few_threads", ",".join(["256"] * len(in_flight))).split(",")]
+    rows = range(1, len(in_flight) + 1)
+    for rows_a in rows:
+        block = threads[rows_a - 1]
+        one[rows_a], held[rows_a], _ = run(rows_a, 4, 2 * block, "few-rows")   # held: blocks an SM at this M
+        trips = 32 // in_flight[rows_a - 1] - 1
+        rounds.append((run(rows_a, 4, 32 * block, "few-rows")[0] - one[rows_a]) / trips)
+    few_row_us = max(0.0, statistics.linear_regression(rows, rounds).slope)   # a round: the line through them
+    few_round_us = statistics.fmean(rounds) - statistics.fmean(rows) * few_row_us
+    per_sm = held[8]
+    wave, _, row = run(8, 32 * sms * per_sm, 2 * threads[7] // 8, "few-rows")
+    named = re.search(r"(\d+) columns of C", row.get("kernel", ""))
+    cols = int(named.group(1)) if named else 32
+    if cols != 32:   # a wave of the plan's width (K: two rows of B for each of M = 8's threads of cols / 4 lanes)
+        wave, _, row = run(8, cols * sms * per_sm, 2 * threads[7] * 4 // cols, "few-rows")
+    if f"{cols} columns of C" not in row.get("kernel", ""):
+        raise Fail(f"{a.step6} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
+    at_8 = few_round_us + 8 * few_row_us
+    few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
+    few_sum_us = max(0.0, run(8, 4, 8 * 2 * threads[7], "few-rows/parts8")[0] - one[8] - at_8)
+    # a few columns: a block of its rows (its kernel line says how many, and K's chunk), one and two blocks an SM
+    row = run(2, 16, 256, "few-cols")[2]
+    block = re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", ""))
+    if not block:
+        raise Fail(f"{a.step6}'s few columns name no rows of A and chunks of K: {row.get('kernel', '')}")
+    rows_a, chunk = map(int, block.groups())
+    col_chunk_us = [(run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols")[0] -
+                     run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols")[0]) /
+                    (PLAN_DEPTHS[1] - PLAN_DEPTHS[0]) for b in (1, 2)]
+    m = 64 * sms // 2
+    split = run(m, 128, 8 * 2 * PLAN_DEPTHS[0], "64x128/split2")[0]
+    whole = run(2 * m, 128, 8 * PLAN_DEPTHS[0], "64x128")[0]
+    cluster_us = max(0.0, split - whole) / (64 * 128 / 1024)   # a block's share, for each 1024 floats of its tile
+    fixed = [("launch", launch), ("without tiles", bare_launch), ("parts' sum", add_up_us), ("cluster", cluster_us)]
+    fixed += [(f"{name}'s block", bl) for name, _, bl, _ in tiles]
+    ends = [(name, f"{min(r[i][1] for r in by_round):.2f}", f"{max(r[i][1] for r in by_round):.2f}")
+            for i, (name, _) in enumerate(fixed)] if len(by_round) > 1 else []
+    spread = ", ".join(f"{name} {lo}" + (f" to {hi}" if hi != lo else "") for name, lo, hi in ends)
+    spread = "".join(f" * {line}\n" for line in textwrap.wrap(   # the header tells how far they moved
+        f"A fixed cost is a difference of a few microseconds between runs; read from each round alone: {spread} us.",
+        110)) if spread else ""
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    rows = "".join(f"        {{{{{', '.join(f'{us:.4f}' for us in kt)}}}, {bl:.3f}, {sb:.3f}}},   /* {name} */\n"
+                   for name, kt, bl, sb in tiles)
+    text = (f"/* plan_costs.h - the constants of the plan's estimate (plan.c), written by `make plan-costs`\n"
+            f" * (tools.py plan-costs, beside it): measured on {device} ({sms} SMs), commit {commit}, {date}.\n"
+            f" * Each run's time is its median over {a.rounds} rounds of the whole list, taken in turn.\n"
+            f"{spread}"
+            f" * What each one is: plan.h (plan_costs). A GPU of other SMs, clocks or memory has other\n"
+            f" * costs; `make plan-costs` there writes its own. */\n"
+            f"static const plan_costs PLAN_COSTS = {{\n"
+            f"    {launch:.2f}, {bare_launch:.2f}, {add_up_us:.2f}, {bytes_per_us:.4g}, {cluster_us:.4f},\n"
+            f"    {few_block_us:.3f}, {few_round_us:.4f}, {few_row_us:.4f}, {few_sum_us:.3f},\n"
+            f"    {{{col_chunk_us[0]:.4f}, {col_chunk_us[1]:.4f}}},\n"
+            f"    {{\n{rows}    }},\n}};\n")
+    return text, (f"launch {launch:.1f} us ({bare_launch:.1f} without tiles), parts' sum {add_up_us:.2f} us, "
+          f"{bytes_per_us / 1e6:.2f} TB/s, "
+          f"cluster {cluster_us:.3f} us, "
+          f"a few rows' block {few_block_us:.2f} us, round {few_round_us:.3f} us + {few_row_us:.4f} a row of A, "
+          f"sum {few_sum_us:.2f} us, a few columns' chunk {col_chunk_us[0]:.3f} us alone, "
+          f"{col_chunk_us[1]:.3f} two an SM"), fixed
+
+
+def cmd_plan_costs(a):
+    """Every run of the list in each of a.rounds rounds (interleaved: drift over minutes spreads over all of them),
+    then the constants from each run's median over the rounds."""
+    seen = {}
+    def measure(m, n, k, plan):
+        us, per_sm, row = plan_run(a.step6, m, n, k, plan, a.reps)
+        seen.setdefault((m, n, k, plan), (per_sm, row, []))[2].append(us)
+        return us, per_sm, row
+    rounds = []
+    for r in range(a.rounds):
+        print(f"plan-costs: round {r + 1} of {a.rounds}")
+        rounds.append(plan_costs_from(a, measure)[2])
+    text, values, _ = plan_costs_from(a, lambda *key: (statistics.median(seen[key][2]), *seen[key][:2]), rounds)
+    write_whole(a.out, text)
+    print(f"plan-costs: wrote {a.out} (each run's median of {a.rounds} rounds): {values}")
+
+
+# make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names
+# ("next:", run with --plan), one after the other: how often the choice was the faster, and how close each
+# estimate came to its measured time. The two run in separate processes: where cuBLAS, timed in each, moved by
+# more than UNSTEADY between them, the GPU itself ran at another pace, and the pair is timed again (up to RETRIES
+# times, keeping the pair whose cuBLAS times agree best); a pair still unsteady is left out of the count.
+PLAN_CHECK_COLUMNS = ("family,shape,m,n,k,ratio,choice_us,choice_est_us,next,next_us,next_est_us,"
+                      "device,commit,date_utc,choice_cublas_us,next_cublas_us").split(",")
+PLAN_CHECK_OLD = PLAN_CHECK_COLUMNS[:-2]   # a CSV written before cuBLAS's times were kept: its summary still reads
+UNSTEADY, RETRIES = 1.25, 2
+
+
+def cublas_moved(r):
+    """How far cuBLAS's time moved between the choice's run and the runner-up's (1: not at all), or None."""
+    a, b = (float(r[c]) if r.get(c) else 0 for c in ("choice_cublas_us", "next_cublas_us"))
+    return max(a, b) / min(a, b) if a > 0 and b > 0 else None
+
+
+def step_row(binary, m, n, k, reps, more=()):
+    """One run's CSV row as a dict, or None (its error on stderr) when it did not pass."""
+    p = subprocess.run([binary, m, n, k, "--reps", str(reps), "--csv-header", *more], capture_output=True, text=True,
+                       timeout=600)
+    lines = p.stdout.strip().splitlines()
+    r = dict(zip(lines[-2].split(","), next(csv.reader([lines[-1]])))) if len(lines) >= 2 else {}
+    if p.returncode != 0 or r.get("verdict") != "PASS":
+        print(f"    {binary} {m} {n} {k} {' '.join(more)}: exit {p.returncode} {p.stderr.strip()[-300:]}")
+        return None
+    return r
+
+
+def us(row, column):
+    """A run's time in the column (ms) as microseconds for a CSV, or "" where the run or the column is missing."""
+    return f"{1000 * float(row[column]):.3f}" if row and row.get(column) else ""
+
+
+def plan_check_summary(rows, source):
+    """How often the choice ran faster than its runner-up, and the estimates against the measured times."""
+    paired = [r for r in rows if r["next_us"]]
+    both = [r for r in paired if (cublas_moved(r) or 1) <= UNSTEADY]
+    won = [r for r in both if float(r["choice_us"]) <= float(r["next_us"])]
+    close = [r for r in both if float(r["choice_us"]) <= 1.01 * float(r["next_us"])]
+    out = [f"The choice ran faster than its runner-up at {len(won)} of {len(both)} shapes (within 1% at "
+           f"{len(close)}); {len(rows) - len(paired)} of {len(rows)} had no runner-up."]
+    if len(both) < len(paired):
+        out.append(f"Left out: {len(paired) - len(both)} of {len(paired)} pairs, cuBLAS's time having moved by more than "
+                   f"{UNSTEADY:.2f}x between the two runs after {RETRIES} more tries (the GPU's pace, not the plan).")
+    for label, est, meas in (("the choice", "choice_est_us", "choice_us"), ("the runner-up", "next_est_us", "next_us")):
+        q = sorted(float(r[est]) / float(r[meas]) for r in rows if r[meas] and r[est])
+        if q:
+            out.append(f"Estimated over measured time, {label}: {spread(q)}, least {q[0]:.2f}, most {q[-1]:.2f} "
+                       f"({len(q)} shapes).")
+    worst = sorted(both, key=lambda r: float(r["next_us"]) / float(r["choice_us"]))[:5]
+    faster = "; ".join(f"{r['m']} x {r['n']} x {r['k']} {r['next']} {float(r['choice_us']) / float(r['next_us']):.2f}x as fast"
+                       for r in worst if float(r["next_us"]) < float(r["choice_us"]))
+    out += [f"Where the runner-up ran fastest against the choice: {faster or 'nowhere'}."]
+    return out + [f"Measured on {rows[0]['device']}, commit {rows[0]['commit']}; from {source}." if rows else ""]
+
+
+def cmd_plan_check(a):
+    shapes = shape_list(a.seed, a.only)
+    done = {}   # --resume: the rows of a run cut short, by shape
+    if a.resume and os.path.exists(a.csv):
+        with open(a.csv, newline="") as f:
+            old = list(csv.DictReader(f))
+        if old and any(c not in old[0] for c in PLAN_CHECK_OLD):
+            raise Fail(f"--resume: {a.csv} is not a CSV of make plan-check")
+        if old and any(c not in old[0] for c in PLAN_CHECK_COLUMNS):
+            raise Fail(f"--resume: {a.csv} keeps no cuBLAS times (an older make plan-check): run it without --resume")
+        done = {(r["family"], r["m"], r["n"], r["k"]): r for r in old}
+    rows = []
+    for i, (family, name, size) in enumerate(shapes, 1):
+        m, n, k = size.split("x")
+        if (family, m, n, k) in done:
+            print(f"[{i}/{len(shapes)}] {size}: kept from {a.csv}")
+            rows.append(done[(family, m, n, k)])
+            continue
+        print(f"[{i}/{len(shapes)}] {size}")
+        c = step_row(a.step6, m, n, k, a.reps)
+        e = c and ESTIMATE.search(c.get("kernel", ""))
+        if c and not e:
+            raise Fail(f"{a.step6}'s kernel line gives no estimate ('est. ... us'): is it step 6 with its track?")
+        if not c:
+            continue
+        r = dict(family=family, shape=name, m=m, n=n, k=k, choice_est_us=e[1], next=e[2] or "", next_est_us=e[3] or "",
+                 device=c["device"], commit=c["commit"], date_utc=c["date_utc"])
+        best = None   # of the pairs run (the choice, then the runner-up), the one whose cuBLAS times agree best
+        for again in range(RETRIES + 1 if e[2] else 1):
+            if again:
+                print(f"    cuBLAS's time moved {cublas_moved(best):.2f}x between the two runs: both again")
+                c = step_row(a.step6, m, n, k, a.reps)
+            x = e[2] and c and step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
+            t = dict(r, ratio=c["ratio"] if c else "", choice_us=us(c, "median_ms"),
+                     choice_cublas_us=us(c, "cublas_median_ms"), next_us=us(x, "median_ms"),
+                     next_cublas_us=us(x, "cublas_median_ms"))
+            if not best or (cublas_moved(t) or UNSTEADY + 1) < (cublas_moved(best) or UNSTEADY + 1):
+                best = t
+            if (cublas_moved(best) or 1) <= UNSTEADY:
+                break
+        r = best
+        kept = next(iter(done.values()), r)
+        if (kept["device"], kept["commit"]) != (r["device"], r["commit"]):
+            raise Fail(f"--resume: {a.csv} was measured on {kept['device']} at commit {kept['commit']}, {a.step6} runs on "
+                       f"{r['device']} at {r['commit']}: run it without --resume")
+        rows.append(r)
+        # after each shape: a run cut short leaves the shapes it measured, and --resume goes on from there
+        write_csv(a.csv, [PLAN_CHECK_COLUMNS] + [[row[c] for c in PLAN_CHECK_COLUMNS] for row in rows])
+    if not rows:
+        raise Fail("no shape passed: is there a GPU?", 1)
+    print(f"plan-check: wrote {a.csv}, {len(rows)} of {len(shapes)} shapes")
+    print("\n".join(plan_check_summary(rows, a.csv)))
+
+
+def cmd_plan_check_summary(a):
+    with open(a.csv, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or any(c not in rows[0] for c in PLAN_CHECK_OLD):
+        raise Fail(f"{a.csv} is not a CSV of make plan-check (its columns: {','.join(PLAN_CHECK_COLUMNS)})")
+    print("\n".join(plan_check_summary(rows, a.csv)))
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="tools.py", description="The going-further track's tools: its plan's costs, its choices checked.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
+    p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--rounds", type=int, default=3, help="each run's time: its median over this many rounds")
+    p = sub.add_parser("plan-check", help="step 6's choice and its runner-up at every shape of make shapes into CSV")
+    p.add_argument("step6"), p.add_argument("csv"), p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--only", help="families, comma-separated"), p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--resume", action="store_true", help="keep the CSV's rows (a run cut short) and measure the rest")
+    sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
+    return ap
+
+
+# Every command and the function that does it, given the parsed arguments.
+COMMANDS = {"plan-costs": cmd_plan_costs, "plan-check": cmd_plan_check, "plan-check-summary": cmd_plan_check_summary}
+
+if __name__ == "__main__":
+    sys.exit(main(COMMANDS, parser()))
