@@ -18,8 +18,10 @@ import os
 import subprocess
 import sys
 import textwrap
-from types import SimpleNamespace as Record
 from xml.sax.saxutils import escape
+
+from course import Fail
+from course.describe import describe, need, records, track_tiles
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WIDTH = 900        # every figure's width, in SVG units; its PNG has ZOOM pixels a unit
@@ -42,10 +44,6 @@ BARRIER = '#333333'
 # k-tiles (or stages, or ranks) told apart by colour, in order
 SERIES = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#7f7f2a', '#6a51a3']
 SERIES_FILL = ['#cce3f2', '#fbe6bf', '#c7ebdf', '#f3ddea', '#d8eefa', '#f8d9c4', '#e6e6c8', '#e2dcef']
-
-
-class Fail(Exception):
-    pass
 
 
 # --- the SVG ------------------------------------------------------------------------------------
@@ -145,37 +143,15 @@ class Figure:
 
 # --- what the steps say ------------------------------------------------------------------------
 
-def describe(steps_dir, n):
-    """The key=value words of ./stepN --describe, or None when the step is not built."""
+def step_words(steps_dir, n):
+    """The key=value words of ./stepN --describe (course.describe), or None when the step is not built."""
     binary = os.path.join(steps_dir, 'step%d' % n)
     if not os.access(binary, os.X_OK):
         return None
-    p = subprocess.run([binary, '--describe'], capture_output=True, text=True, timeout=60)
-    if p.returncode != 0:
-        raise Fail('%s --describe failed (exit %d): %s' % (binary, p.returncode, p.stderr.strip()))
-    return dict([w.split('=', 1) for w in p.stdout.split() if '=' in w], _binary=binary)
-
-
-def need(d, key):
-    if key not in d or d[key] == '':
-        raise Fail('%s --describe gives no %s= (a figure needs it): rebuild the step (make)' % (d['_binary'], key))
-    return d[key]
-
-
-def records(d, key, form):
-    """key=item,item,... as records, each item in the form `form` (BMxBNxBK:TMxTN:piece:a_pad): its
-    numbers named by the form's words in lower case (bm, bn, ...); a word `name` stays a word."""
-    names = [w.lower() for part in form.split(':') for w in part.split('x')]
-    out = []
-    for item in need(d, key).split(','):
-        values = [v for part in item.split(':') for v in part.split('x')]
-        try:
-            if len(values) != len(names):
-                raise ValueError
-            out.append(Record(**{n: v if n == 'name' else int(v) for n, v in zip(names, values)}))
-        except ValueError:
-            raise Fail('%s --describe: %s=%s is not %s,...' % (d['_binary'], key, d[key], form))
-    return out
+    words = describe(binary)
+    if not words:
+        raise Fail('%s --describe failed: run it to see why' % binary)
+    return words
 
 
 def shapes(d, key='shapes'):
@@ -184,11 +160,6 @@ def shapes(d, key='shapes'):
     for t in out:
         t.threads_m, t.threads_n = t.bm // t.tm, t.bn // t.tn
     return out
-
-
-def track_tiles(d):
-    """step 6's track's tiles by name."""
-    return {t.name: t for t in records(d, 'track_tiles', 'name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks')}
 
 
 def example(d, key):
@@ -941,7 +912,7 @@ def main(argv=None):
     ap.add_argument('--only', default='', help='draw only the figures whose paths contain this')
     a = ap.parse_args(argv)
     try:
-        described = {n: describe(a.steps, n) for n in range(1, 7)}
+        described = {n: step_words(a.steps, n) for n in range(1, 7)}
         for path, steps, draw in FIGURES:
             args = [described[n] for n in steps]
             if None in args:

@@ -1,28 +1,47 @@
-"""What a step says of itself: the words of `./stepN --describe`, read here and nowhere else."""
-import re, subprocess
+"""What a step says of itself: the words of `./stepN --describe`, read here and nowhere else (the course's
+commands, the track's tools and figures.py all read it through these functions)."""
+import subprocess
+from types import SimpleNamespace as Record
 
 from . import Fail
 
-# One tile of track_tiles=name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,... and the names of its numbers.
-TILE = re.compile(r"(\w+):(\d+)x(\d+)x(\d+):(\d+)x(\d+):(\d+)x(\d+):(\d+):(\d+)")
-TILE_FIELDS = "bm bn bk wm wn tm tn threads min_blocks".split()
-
 
 def describe(binary):
-    """The key=value words of `BINARY --describe` as a dict; {} when the binary cannot run or fails."""
+    """The key=value words of `BINARY --describe` as a dict, with the binary under `_binary`; {} when the
+    binary cannot run or fails."""
     try:
         p = subprocess.run([binary, "--describe"], capture_output=True, text=True, timeout=60)
     except OSError:
         return {}
-    return dict(w.split("=", 1) for w in p.stdout.split() if "=" in w) if p.returncode == 0 else {}
+    if p.returncode != 0:
+        return {}
+    return dict([w.split("=", 1) for w in p.stdout.split() if "=" in w], _binary=binary)
 
 
-def track_tiles(words, binary):
-    """Step 6's track_tiles as {name: dict(bm=, bn=, bk=, wm=, ...)}, a tile by its name."""
-    if not words.get("track_tiles"):
-        raise Fail(f"{binary} --describe names no track_tiles: is it step 6?")
-    tiles = [TILE.fullmatch(t) for t in words["track_tiles"].split(",")]
-    if not all(tiles):
-        raise Fail(f"{binary} --describe: track_tiles={words['track_tiles']} is not "
-                   "name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks,...")
-    return {t[1]: dict(zip(TILE_FIELDS, map(int, t.groups()[1:]))) for t in tiles}
+def need(words, key):
+    """The value of key=, which must be there."""
+    if not words.get(key):
+        raise Fail(f"{words.get('_binary', 'the step')} --describe gives no {key}= (it is needed here): "
+                   "rebuild the step (make)")
+    return words[key]
+
+
+def records(words, key, form):
+    """key=item,item,... as records, each item in the form `form` (BMxBNxBK:TMxTN:piece:a_pad): its numbers
+    named by the form's words in lower case (bm, bn, ...); a word `name` stays a word."""
+    names = [w.lower() for part in form.split(":") for w in part.split("x")]
+    out = []
+    for item in need(words, key).split(","):
+        values = [v for part in item.split(":") for v in part.split("x")]
+        try:
+            if len(values) != len(names):
+                raise ValueError
+            out.append(Record(**{n: v if n == "name" else int(v) for n, v in zip(names, values)}))
+        except ValueError:
+            raise Fail(f"{words.get('_binary', 'the step')} --describe: {key}={words[key]} is not {form},...")
+    return out
+
+
+def track_tiles(words):
+    """Step 6's track_tiles as records by name (bm, bn, bk, wm, wn, tm, tn, threads, min_blocks)."""
+    return {t.name: t for t in records(words, "track_tiles", "name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks")}

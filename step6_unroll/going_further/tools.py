@@ -37,7 +37,7 @@ def plan_costs_from(a, run, by_round=()):
     """The header's text, a line of its values and its fixed costs [(name, us)], from run(m, n, k, plan):
     (microseconds, blocks an SM, CSV row). by_round: each round's fixed costs alone, their spread told in the header."""
     d = describe(a.step6)
-    shapes = {name: (t["bm"], t["bn"], t["bk"]) for name, t in track_tiles(d, a.step6).items()}
+    shapes = {name: (t.bm, t.bn, t.bk) for name, t in track_tiles(d).items()}
     launch, _, row = run(1, 1, 1, "64x64")
     bare_launch = run(1, 1, 1, "flat")[0]   # K = 1's kernel: no tile, no prologue (N = 1 and a few columns' too)
     sms, device, commit = int(row["sm_count"]), row["device"], row["commit"]
