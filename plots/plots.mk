@@ -1,14 +1,15 @@
 # plots.mk - the measured results, their tables and charts, included by the Makefile, which
 # defines the variables they share (COURSE, GNUPLOT, the steps'). The work is scripts/course's
-# (the plan's costs and checks: the going-further track's tools.py); the pictures are
-# plots/NAME.gp's (gnuplot).
+# (the going-further track's own: its tools.py, TRACK_TOOLS below: the plan's costs and checks,
+# the track's tables, step 6's estimate over its time); the pictures are plots/NAME.gp's (gnuplot).
 #
 #   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
 #                                 plots/results.csv, then the charts (where gnuplot is)
 #   make results                  the runs and plots/results.csv only
 #   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
-#   make table [CSV=x.csv] [README=x.md]   the tables into docs/measurements.md and the step READMEs
+#   make table [CSV=x.csv] [README=x.md]   the tables into docs/measurements.md and the step READMEs,
+#                                 the track's into its lesson (TRACK_README)
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
 #   make ablation / ablation-table   step 6's core against step 5 as it is, at every stage count
 #                                 both take, and the core's unrolling forced on and off: plots/ablation.csv
@@ -47,6 +48,7 @@ PLOT_CHARTS = progression sizes peak
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
 RUN_FLAGS   = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
 CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
+TRACK_TOOLS = python3 step6_unroll/going_further/tools.py
 
 SWEEP_STEP  = ./step5
 SWEEP_SIZES ?= 1024 2048 4096 8192
@@ -72,8 +74,9 @@ TRACK_RUNS = './step6 --track core' './step6 --track warp-tiles' './step6 --trac
 TRACK_SHAPES_CSV = plots/track_shapes.csv
 TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
-# step 6's going-further track has a lesson of its own, one folder down.
-STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md step[0-9]*_*/going_further/README.md))
+# step 6's going-further track has a lesson of its own, one folder down, which the track's tools fill.
+STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md))
+TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
 SHAPES_SEED ?= 1
@@ -103,8 +106,8 @@ chart: need-gnuplot
 	@$(CHART) '$(CSV)' '$(OUT)' $(PLOT_CHARTS)
 
 table:
-	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --ablation-csv '$(ABLATION_CSV)' \
-	  --track-csv '$(TRACK_CSV)' --track-shapes-csv '$(TRACK_SHAPES_CSV)'
+	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --ablation-csv '$(ABLATION_CSV)'
+	@$(if $(TRACK_README),$(TRACK_TOOLS) table '$(TRACK_README)' --track-csv '$(TRACK_CSV)' --track-shapes-csv '$(TRACK_SHAPES_CSV)')
 
 sweep: $(patsubst ./%,%,$(SWEEP_STEP))
 	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' --reps '$(REPS)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
@@ -114,20 +117,21 @@ sweep-chart: need-gnuplot
 
 ablation: $(ABLATION_BUILD)
 	@$(COURSE) ablation '$(ABLATION_CSV)' $(ABLATION_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+	@echo; $(COURSE) ablation-table '$(ABLATION_CSV)'
 
 ablation-table:
 	@$(COURSE) ablation-table '$(ABLATION_CSV)'
 
 track-ablation: $(ABLATION_BUILD)
-	@$(COURSE) ablation '$(TRACK_CSV)' $(TRACK_RUNS) --track --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+	@$(COURSE) ablation '$(TRACK_CSV)' $(TRACK_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+	@echo; $(TRACK_TOOLS) track-table '$(TRACK_CSV)'
 
 track-table:
-	@$(COURSE) ablation-table '$(TRACK_CSV)' --track
+	@$(TRACK_TOOLS) track-table '$(TRACK_CSV)'
 
 # make plan-costs: the constants of step 6's estimate, measured on this GPU into plan_costs.h
 # (then make step6 builds them in). The track's own tools measure them, and make plan-check.
 PLAN_COSTS = step6_unroll/going_further/plan_costs.h
-TRACK_TOOLS = python3 step6_unroll/going_further/tools.py
 
 plan-costs: step6
 	@$(TRACK_TOOLS) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
@@ -148,6 +152,7 @@ track-shapes: step6
 shapes: $(SHAPES_STEPS) fma_peak
 	@./fma_peak
 	@$(COURSE) shapes '$(SHAPES_CSV)' $(addprefix ./,$(SHAPES_STEPS)) --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(RUN_FLAGS) $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)')
+	@$(TRACK_TOOLS) estimate-summary '$(SHAPES_CSV)'
 	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
 	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS) --optional shapes
 
@@ -156,3 +161,4 @@ shapes-chart: need-gnuplot
 
 shapes-summary:
 	@$(COURSE) shapes-summary '$(SHAPES_CSV)'
+	@$(TRACK_TOOLS) estimate-summary '$(SHAPES_CSV)'

@@ -13,9 +13,9 @@ COMMANDS = {
     "run": (runs.cmd_run, "out runs+", "every run at every size into OUT.csv"),
     "shapes": (runs.cmd_shapes, "csv runs+", "each RUN at every shape of make shapes into CSV"),
     "sweep": (runs.cmd_sweep, "step csv out", "a step at every --stages S it describes, then its table and chart"),
-    "ablation": (runs.cmd_ablation, "csv runs+", "step 5 against step 6's core (--track: the track by parts), its table"),
+    "ablation": (runs.cmd_ablation, "csv runs+", "runs of step 6 against step 5, or of its track part by part"),
     "table": (tables.cmd_table, "csv readme step_readmes*", "the measured tables into the READMEs, between their markers"),
-    "ablation-table": (tables.cmd_ablation_table, "csv", "the table of an ablation CSV"),
+    "ablation-table": (tables.cmd_ablation_table, "csv", "the table of a CSV of make ablation"),
     "shapes-summary": (tables.cmd_shapes_summary, "csv", "each step's ratio to cuBLAS over each family of make shapes' CSV"),
     "chart": (charts.cmd_chart, "csv out", "OUT/CHART.png and .svg from a CSV, drawn by plots/CHART.gp"),
     "sass": (sass.cmd_sass, "listing", "count per kernel in a listing of cuobjdump --dump-sass"),
@@ -47,10 +47,8 @@ def parser():
                                               "matrix-vector,tall and thin,tiny C,primes,random)")
     cmd["shapes"].add_argument("--seed", type=int, default=1, help="the random family's seed (make shapes SHAPES_SEED=)")
     cmd["sweep"].add_argument("--gnuplot", default="gnuplot")
-    cmd["ablation"].add_argument("--track", action="store_true", help="the runs are step 6's track, part by part")
-    for kind in ("sweep", "ablation", "track", "track_shapes"):
-        cmd["table"].add_argument(f"--{kind.replace('_', '-')}-csv", default=f"plots/{kind}.csv")
-    cmd["ablation-table"].add_argument("--track", action="store_true", help="a CSV of make track-ablation")
+    for kind in ("sweep", "ablation"):
+        cmd["table"].add_argument(f"--{kind}-csv", default=f"plots/{kind}.csv")
     chart = cmd["chart"]
     chart.add_argument("charts", nargs="+", choices=sorted(charts.CHARTS))
     chart.add_argument("--size", type=int, default=4096, help="the progression chart's size")

@@ -1,13 +1,13 @@
 """Running the steps into a CSV: at sizes (make results, make plots), at every stage count (make sweep), as runs of
-step 6 against step 5 or of its track part by part (make ablation, make track-ablation), at every shape of make
-shapes. A CSV is written whole when the runs are done; the old one stays until then."""
+step 6 against step 5 or of its track part by part (make ablation, make track-ablation: their tables are printed
+apart), at every shape of make shapes. A CSV is written whole when the runs are done; the old one stays until then."""
 import collections, csv, math, os, random, re, shutil, subprocess, time
 
 from . import Fail
 from .charts import render
 from .describe import describe
 from .results import positive, read_results, stages_of, write_csv
-from .tables import ablation_table, shapes_summary, sweep_table, track_table
+from .tables import shapes_summary, sweep_table
 
 
 def max_stages(binary, what):
@@ -146,5 +146,3 @@ def cmd_sweep(a):
 def cmd_ablation(a):
     print(f"ablation: {len(a.runs)} runs x sizes {a.sizes}, {a.reps} reps, each checked")
     run_steps(a.csv, a.runs, a.sizes, a.reps, a.extra, a.timeout)
-    table = track_table if a.track else ablation_table
-    print("\n" + "\n".join(table(read_results(a.csv), a.csv)))

@@ -1,11 +1,10 @@
 """The measured tables: written into a README between its markers (make table), or printed (make ablation-table,
-make shapes-summary)."""
-import os, re, statistics, sys
+make shapes-summary). The going-further track's own tables are its tools.py's (step6_unroll/going_further)."""
+import os, sys
 
 from . import Fail
 from .results import (cublas_median, find, g0, geomean, identity, in_order, least, positive, ratio_text, read_peak,
-                      read_results, shown, size_of, sizes_in, stage_counts, stages_of, step_no, steps_in, sweep_step,
-                      write_whole)
+                      read_results, shown, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
 
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
 STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
@@ -128,78 +127,6 @@ def ablation_table(rows, source, _=None):
     return gflops_table(rows, runs, ".", "ablation", source)
 
 
-# The runs of step 6's going-further track, by the variant their rows carry ("" for ./step6 itself): what each
-# run of `make track-ablation` is in its table, and (by a short name) in a table of ratios of the track's lesson.
-TRACK_NAMES = {
-    "core": "step 6's core (`--track core`)",
-    "warp-tiles": "+ warp tiles, rasterization, serpentine FMAs (`--track warp-tiles`)",
-    "split-k": "+ K split over a cluster (`--track split-k`)",
-    "wide-tiles": "+ wide tiles in a lean loop (`--track wide-tiles`)",
-    "": "+ the last wave in runs of k-tiles: the whole track, `./step6`",
-    "stream-k unroll=no": "the whole track, no stage loop unrolled (`--unroll no`)",
-    "stream-k unroll=yes": "the whole track, every loop unrolled (`--unroll yes`)",
-}
-RATIO_RUNS = {   # short name: (variant, label)
-    "core": ("core", "step 6's core (`--track core`)"),
-    "warp-tiles": ("warp-tiles", "+ warp tiles (`--track warp-tiles`)"),
-    "split-k": ("split-k", "+ split K (`--track split-k`)"),
-    "wide-tiles": ("wide-tiles", "+ wide tiles in the lean loop (`--track wide-tiles`)"),
-    "all": ("", "+ the last wave in runs: the whole track (`./step6`)"),
-    "all-rolled": ("stream-k unroll=no", "the whole track, no stage loop unrolled (`--unroll no`)"),
-    "all-unrolled": ("stream-k unroll=yes", "the whole track, every loop unrolled (`--unroll yes`)"),
-}
-
-
-def track_table(rows, source, _=None):
-    """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
-    runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", "")))
-    stages = ", ".join(str(s) for s in stage_counts(rows))
-    note = "; each part of the track is added to the ones above it." + (f" Stages: {stages}." if stages else "")
-    return gflops_table(rows, [(TRACK_NAMES.get(v, f"{step} {v}"), mine) for (step, v), mine in runs], note,
-                        "track-ablation", source)
-
-
-def track_shapes_table(rows, source, _=None):
-    """`make track-shapes`: each shape, the ratio to cuBLAS without the track's last part and with it."""
-    shapes = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows))
-    runs = list(dict.fromkeys(r.get("variant", "") for r in rows))
-    out = ["| family | M x N x K |" + "".join(f" {f'`--track {v}`' if v else '`./step6`'} |" for v in runs),
-           "|---|---|" + "---:|" * len(runs)]
-    for m, n, k in shapes:
-        mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k)]
-        cells = (next((r for r in mine if r.get("variant", "") == v), None) for v in runs)
-        out.append(f"| {mine[0].get('family', '')} | {m} x {n} x {k} |" + "".join(cell(r, ratio_2f) for r in cells))
-    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; written by `make track-shapes` "
-                  f"(`make table` copies it here) from {source}."]
-
-
-def ratio_2f(r):
-    return f"{float(r['ratio']):.2f}"
-
-
-def ratio_markers(path):
-    """The names of the ratio tables a README asks for ("ratios core,warp-tiles 1024,2048")."""
-    with open(path) as f:
-        return re.findall(r"^<!-- (ratios [^:]*):begin -->\s*$", f.read(), re.M)
-
-
-def ratio_table(rows, source, name):
-    """The ratios to cuBLAS of the named runs (RATIO_RUNS) at the named sizes, a row a run."""
-    m = re.fullmatch(r"ratios ([\w,-]+) ([\d,]+)", name)
-    if not m or any(r not in RATIO_RUNS for r in m[1].split(",")):
-        raise Fail(f"'{name}': expected 'ratios RUN,RUN,... SIZE,SIZE,...', RUN one of {', '.join(RATIO_RUNS)}")
-    sizes = [int(x) for x in m[2].split(",")]
-    out = ["| |" + "".join(f" {s} |" for s in sizes), "|---|" + "---:|" * len(sizes)]
-    for run in m[1].split(","):
-        variant, label = RATIO_RUNS[run]
-        mine = [r for r in rows if r["step"].startswith("step6") and r.get("variant", "") == variant]
-        cells = [find(mine, size=s) for s in sizes]
-        if not any(cells):
-            raise Fail(f"'{name}': {source} has no row of {label}")
-        out.append(f"| {label} |" + "".join(cell(r, ratio_2f) for r in cells))
-    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; from {source}."]
-
-
 def markers(path, name):
     """The line indices of NAME's begin and end markers, and the file's lines; None when it has neither marker;
     Fail when they are broken."""
@@ -225,14 +152,35 @@ def fill(path, name, table, source):
     write_whole(path, "\n".join(lines[:b + 1] + [note, ""] + table + [""] + lines[e:]), like=path)
 
 
-# The tables `make table` writes, by the name of their markers: the option that names their CSV, what they are, and
-# the function that makes one of the CSV's rows, its path and the README's folder (None: the CSV has no row of it).
+# The tables `make table` writes into the course's READMEs, by the name of their markers: the option that names their
+# CSV, what they are, and the function that makes one of the CSV's rows, its path and the README's folder (None: the
+# CSV has no row of it). The going-further track's lesson has tables of its own, which its tools.py writes.
 TABLES = [("results-table", "csv", "results table", results_table),
           ("step-results", "csv", "step's results table", step_table),
           ("sweep-results", "sweep_csv", "stage sweep table", sweep_table),
-          ("ablation-results", "ablation_csv", "step 6 against step 5 table", ablation_table),
-          ("track-results", "track_csv", "going-further table", track_table),
-          ("track-shapes", "track_shapes_csv", "going-further shapes table", track_shapes_table)]
+          ("ablation-results", "ablation_csv", "step 6 against step 5 table", ablation_table)]
+
+
+def fill_tables(readme, tables):
+    """Fills each of tables [(marker name, CSV, what it is, make)] whose markers the README has, as TABLES says
+    (a CSV that is not there, or has no row of it, leaves its table as it was). Returns whether the README has any
+    of their markers, and the exit code: 2 when markers were broken or a table could not be made, else 0."""
+    step_dir, found, status = os.path.basename(os.path.dirname(readme)), False, 0
+    for name, source, label, make in tables:
+        try:
+            if markers(readme, name) is None:
+                continue
+            found = True
+            table = os.path.exists(source) and make(read_results(source), source, step_dir)
+            if table:
+                fill(readme, name, table, source)
+            why = f"{source} is not there" if table is False else f"{source} has no row of {step_dir}"
+            print(f"table: wrote the {label} (from {source}) into {readme}" if table else
+                  f"table: note: {why}: the {label} in {readme} is left as it was")
+        except Fail as err:
+            print(f"table: {err}", file=sys.stderr)
+            status = 2
+    return found, status
 
 
 def cmd_table(a):
@@ -242,45 +190,18 @@ def cmd_table(a):
     read_results(a.csv)   # refused when missing or unsound, unlike the other CSVs, which may not exist yet
     status = 0
     for readme in [a.readme] + a.step_readmes:
-        step_dir, found = os.path.basename(os.path.dirname(readme)), False
-        for name, option, label, make in TABLES:
-            source = getattr(a, option)
-            try:
-                if markers(readme, name) is None:
-                    continue
-                found = True
-                table = os.path.exists(source) and make(read_results(source), source, step_dir)
-                if table:
-                    fill(readme, name, table, source)
-                why = f"{source} is not there" if table is False else f"{source} has no row of {step_dir}"
-                print(f"table: wrote the {label} (from {source}) into {readme}" if table else
-                      f"table: note: {why}: the {label} in {readme} is left as it was")
-            except Fail as err:
-                print(f"table: {err}", file=sys.stderr)
-                status = 2
-        for name in ratio_markers(readme) if os.path.exists(a.track_csv) else []:
-            found = True
-            try:
-                fill(readme, name, ratio_table(read_results(a.track_csv), a.track_csv, name), a.track_csv)
-                print(f"table: wrote the {name} table (from {a.track_csv}) into {readme}")
-            except Fail as err:
-                print(f"table: {readme}: {err}", file=sys.stderr)
-                status = 2
+        found, failed = fill_tables(readme, [(name, getattr(a, option), label, make) for name, option, label, make in TABLES])
+        status = max(status, failed)
         if not found:
             print(f"table: note: {readme} has no table markers ({', '.join(t[0] for t in TABLES[1:])}), skipped")
     return status
 
 
 def cmd_ablation_table(a):
-    make, var, table = ("track-ablation", "TRACK_CSV", track_table) if a.track else ("ablation", "ABLATION_CSV", ablation_table)
-    print("\n".join(table(read_results(a.csv, make=make, var=var), a.csv)))
+    print("\n".join(ablation_table(read_results(a.csv, make="ablation", var="ABLATION_CSV"), a.csv)))
 
 
 # --- make shapes' summary ------------------------------------------------------------------------
-
-# Step 6's kernel line: its estimate, and the runner-up's (commas, not spaces, where the line sits in a CSV).
-ESTIMATE = re.compile(r"est\. ([\d.]+) us(?:[,\s]+next: ([^,\s]+)[,\s]+est\. ([\d.]+) us)?")
-
 
 def family_of(r):
     """A row's family of make shapes; the random family named with its seed: "random (seed 1)"."""
@@ -313,28 +234,7 @@ def shapes_summary(rows, source):
                   f"Measured on {identity(rows)}; from {source}.",
                   "", f"Every one of the {len(rows)} rows passed." if not failed else
                   f"{len(failed)} of the {len(rows)} rows did not pass and are not counted: {listed}"
-                  f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."] + estimate_summary(rows)
-
-
-def spread(q):
-    """Sorted ratios of estimated to measured time, in words: their median, and the 10% and 90% points."""
-    return f"median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}"
-
-
-def estimate_summary(rows):
-    """Step 6's estimate (its kernel line's "est. X us") over its measured median, over the PASS rows that give one:
-    as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines "a block of ...")."""
-    est = sorted(((float(e[1]) / (1000 * float(r["median_ms"])), r) for r in rows
-                  if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))), key=lambda x: x[0])
-    if not est:
-        return []
-    q = [x for x, _ in est]
-    few = [x for x, r in est if r["kernel"].startswith("a block of")]
-    at = lambda x: f"{x[1]['m']} x {x[1]['n']} x {x[1]['k']}"
-    return ["", f"Step 6's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
-            f"{len(q)} PASS rows that give one: {spread(q)}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} "
-            f"({at(est[-1])})"
-            + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else ".")]
+                  f"{f' and {len(failed) - 10} more' if len(failed) > 10 else ''}."]
 
 
 def cmd_shapes_summary(a):

@@ -1,19 +1,33 @@
 #!/usr/bin/env python3
 """tools.py - the going-further track's tools: its plan's costs measured (make plan-costs) and its choices checked
-against their runners-up (make plan-check), on a GPU. They run ./step6 with --plan and read its kernel line.
+against their runners-up (make plan-check), on a GPU. They run ./step6 with --plan and read its kernel line. And its
+tables, no GPU: the runs of make track-ablation (make track-table), the tables make table writes into the track's
+lesson, and step 6's estimate over its measured time at the shapes of make shapes (make shapes-summary ends with it).
 
     python3 step6_unroll/going_further/tools.py plan-costs ./step6 step6_unroll/going_further/plan_costs.h
     python3 step6_unroll/going_further/tools.py plan-check ./step6 plots/plan_check.csv [--only primes] [--resume]
+    python3 step6_unroll/going_further/tools.py track-table plots/track.csv
+    python3 step6_unroll/going_further/tools.py table step6_unroll/going_further/README.md
+    python3 step6_unroll/going_further/tools.py estimate-summary plots/shapes.csv
 """
-import argparse, csv, os, re, statistics, subprocess, sys, textwrap, time
+import argparse, csv, functools, os, re, statistics, subprocess, sys, textwrap, time
 
-# The course's tooling (scripts/course): make shapes' list of shapes, the reading of --describe, how a CSV is written.
+# The course's tooling (scripts/course): make shapes' list of shapes, the reading of --describe and of a results CSV,
+# how a CSV is written, the course's tables that the track's are built like.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from course import Fail, main
 from course.describe import describe, track_tiles
-from course.results import write_csv, write_whole
+from course.results import find, identity, read_results, stage_counts, write_csv, write_whole
 from course.runs import shape_list
-from course.tables import ESTIMATE, spread
+from course.tables import cell, fill_tables, gflops_table, runs_in
+
+# Step 6's kernel line: its estimate, and the runner-up's (commas, not spaces, where the line sits in a CSV).
+ESTIMATE = re.compile(r"est\. ([\d.]+) us(?:[,\s]+next: ([^,\s]+)[,\s]+est\. ([\d.]+) us)?")
+
+
+def spread(q):
+    """Sorted ratios of estimated to measured time, in words: their median, and the 10% and 90% points."""
+    return f"median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}"
 
 
 # make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
@@ -278,8 +292,117 @@ def cmd_plan_check_summary(a):
     print("\n".join(plan_check_summary(rows, a.csv)))
 
 
+# --- the track's tables (no GPU) ----------------------------------------------------------------------------
+
+# The runs of the track, by the variant their rows carry ("" for ./step6 itself): what each run of
+# `make track-ablation` is in its table, and (by a short name) in a table of ratios of the track's lesson.
+TRACK_NAMES = {
+    "core": "step 6's core (`--track core`)",
+    "warp-tiles": "+ warp tiles, rasterization, serpentine FMAs (`--track warp-tiles`)",
+    "split-k": "+ K split over a cluster (`--track split-k`)",
+    "wide-tiles": "+ wide tiles in a lean loop (`--track wide-tiles`)",
+    "": "+ the last wave in runs of k-tiles: the whole track, `./step6`",
+    "stream-k unroll=no": "the whole track, no stage loop unrolled (`--unroll no`)",
+    "stream-k unroll=yes": "the whole track, every loop unrolled (`--unroll yes`)",
+}
+RATIO_RUNS = {   # short name: (variant, label)
+    "core": ("core", "step 6's core (`--track core`)"),
+    "warp-tiles": ("warp-tiles", "+ warp tiles (`--track warp-tiles`)"),
+    "split-k": ("split-k", "+ split K (`--track split-k`)"),
+    "wide-tiles": ("wide-tiles", "+ wide tiles in the lean loop (`--track wide-tiles`)"),
+    "all": ("", "+ the last wave in runs: the whole track (`./step6`)"),
+    "all-rolled": ("stream-k unroll=no", "the whole track, no stage loop unrolled (`--unroll no`)"),
+    "all-unrolled": ("stream-k unroll=yes", "the whole track, every loop unrolled (`--unroll yes`)"),
+}
+
+
+def track_table(rows, source, _=None):
+    """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
+    runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", "")))
+    stages = ", ".join(str(s) for s in stage_counts(rows))
+    note = "; each part of the track is added to the ones above it." + (f" Stages: {stages}." if stages else "")
+    return gflops_table(rows, [(TRACK_NAMES.get(v, f"{step} {v}"), mine) for (step, v), mine in runs], note,
+                        "track-ablation", source)
+
+
+def track_shapes_table(rows, source, _=None):
+    """`make track-shapes`: each shape, the ratio to cuBLAS without the track's last part and with it."""
+    shapes = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows))
+    runs = list(dict.fromkeys(r.get("variant", "") for r in rows))
+    out = ["| family | M x N x K |" + "".join(f" {f'`--track {v}`' if v else '`./step6`'} |" for v in runs),
+           "|---|---|" + "---:|" * len(runs)]
+    for m, n, k in shapes:
+        mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k)]
+        cells = (next((r for r in mine if r.get("variant", "") == v), None) for v in runs)
+        out.append(f"| {mine[0].get('family', '')} | {m} x {n} x {k} |" + "".join(cell(r, ratio_2f) for r in cells))
+    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; written by `make track-shapes` "
+                  f"(`make table` copies it here) from {source}."]
+
+
+def ratio_2f(r):
+    return f"{float(r['ratio']):.2f}"
+
+
+def ratio_markers(path):
+    """The names of the ratio tables a README asks for ("ratios core,warp-tiles 1024,2048")."""
+    with open(path) as f:
+        return re.findall(r"^<!-- (ratios [^:]*):begin -->\s*$", f.read(), re.M)
+
+
+def ratio_table(name, rows, source, _=None):
+    """The ratios to cuBLAS of the runs (RATIO_RUNS) and at the sizes that the table's name gives, a row a run."""
+    m = re.fullmatch(r"ratios ([\w,-]+) ([\d,]+)", name)
+    if not m or any(r not in RATIO_RUNS for r in m[1].split(",")):
+        raise Fail(f"'{name}': expected 'ratios RUN,RUN,... SIZE,SIZE,...', RUN one of {', '.join(RATIO_RUNS)}")
+    sizes = [int(x) for x in m[2].split(",")]
+    out = ["| |" + "".join(f" {s} |" for s in sizes), "|---|" + "---:|" * len(sizes)]
+    for run in m[1].split(","):
+        variant, label = RATIO_RUNS[run]
+        mine = [r for r in rows if r["step"].startswith("step6") and r.get("variant", "") == variant]
+        cells = [find(mine, size=s) for s in sizes]
+        if not any(cells):
+            raise Fail(f"'{name}': {source} has no row of {label}")
+        out.append(f"| {label} |" + "".join(cell(r, ratio_2f) for r in cells))
+    return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; from {source}."]
+
+
+def cmd_table(a):
+    """The track's tables into its lesson, between their markers, as make table writes the course's: the table of
+    make track-ablation, that of make track-shapes, and each table of ratios the lesson asks for."""
+    tables = [("track-results", a.track_csv, "going-further table", track_table),
+              ("track-shapes", a.track_shapes_csv, "going-further shapes table", track_shapes_table)]
+    tables += [(name, a.track_csv, f"{name} table", functools.partial(ratio_table, name)) for name in ratio_markers(a.readme)]
+    found, status = fill_tables(a.readme, tables)
+    if not found:
+        print(f"table: note: {a.readme} has no table markers (track-results, track-shapes, ratios ...), skipped")
+    return status
+
+
+def cmd_track_table(a):
+    print("\n".join(track_table(read_results(a.csv, make="track-ablation", var="TRACK_CSV"), a.csv)))
+
+
+def cmd_estimate_summary(a):
+    """Step 6's estimate (its kernel line's "est. X us") over its measured median, over the PASS rows of a CSV of make
+    shapes that give one: as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines
+    "a block of ..."). Nothing when no row gives one (a CSV without step 6)."""
+    rows = read_results(a.csv, make="shapes", var="SHAPES_CSV")
+    est = sorted(((float(e[1]) / (1000 * float(r["median_ms"])), r) for r in rows
+                  if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))), key=lambda x: x[0])
+    if not est:
+        return
+    q = [x for x, _ in est]
+    few = [x for x, r in est if r["kernel"].startswith("a block of")]
+    at = lambda x: f"{x[1]['m']} x {x[1]['n']} x {x[1]['k']}"
+    print(f"\nStep 6's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
+          f"{len(q)} PASS rows that give one: {spread(q)}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} "
+          f"({at(est[-1])})"
+          + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else "."))
+
+
 def parser():
-    ap = argparse.ArgumentParser(prog="tools.py", description="The going-further track's tools: its plan's costs, its choices checked.")
+    ap = argparse.ArgumentParser(prog="tools.py", description="The going-further track's tools: its plan's costs, its choices "
+                                                           "checked, its tables.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
     p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
@@ -289,11 +412,18 @@ def parser():
     p.add_argument("--only", help="families, comma-separated"), p.add_argument("--seed", type=int, default=1)
     p.add_argument("--resume", action="store_true", help="keep the CSV's rows (a run cut short) and measure the rest")
     sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
+    sub.add_parser("track-table", help="the table of a CSV of make track-ablation").add_argument("csv")
+    p = sub.add_parser("table", help="the track's tables into its lesson (README), between their markers")
+    p.add_argument("readme")
+    p.add_argument("--track-csv", default="plots/track.csv")
+    p.add_argument("--track-shapes-csv", default="plots/track_shapes.csv")
+    sub.add_parser("estimate-summary", help="step 6's estimate over its measured time in a CSV of make shapes").add_argument("csv")
     return ap
 
 
 # Every command and the function that does it, given the parsed arguments.
-COMMANDS = {"plan-costs": cmd_plan_costs, "plan-check": cmd_plan_check, "plan-check-summary": cmd_plan_check_summary}
+COMMANDS = {"plan-costs": cmd_plan_costs, "plan-check": cmd_plan_check, "plan-check-summary": cmd_plan_check_summary,
+            "track-table": cmd_track_table, "table": cmd_table, "estimate-summary": cmd_estimate_summary}
 
 if __name__ == "__main__":
     sys.exit(main(COMMANDS, parser()))
