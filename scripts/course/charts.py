@@ -143,8 +143,6 @@ def chart_shapes(rows, *_):
     """The squares of make shapes: each step's ratio to cuBLAS against the size, and the sizes where 128 x 128
     tiles fill whole waves of the GPU's SMs."""
     squares = square_rows(rows)
-    if not squares:
-        raise Fail("no square (M = N = K) run: the shapes chart draws the squares of make shapes")
     sizes, steps = sizes_in(squares), steps_in(squares)
     blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), shown, lambda r: r["m"])
     sms = {int(r["sm_count"]) for r in squares if r.get("sm_count", "").isdigit()}
@@ -163,9 +161,6 @@ def chart_shapes_nonsquare(rows, *_):
     ": ": a model's layers, "M small") sit together under a heading; a row is named by the rest and M x N x K.
     The data: a block a step, "row TFLOPS ratio name" a shape."""
     others = nonsquare_rows(rows)
-    if not others:
-        raise Fail(f"no {NONSQUARE} run (the CSV's family column): the shapes_nonsquare chart draws "
-                   "the named families of make shapes but the squares")
     shapes = list(dict.fromkeys((r["family"], r.get("shape", ""), r["m"], r["n"], r["k"]) for r in others))
     split = lambda shape: shape.rpartition(": ") if ": " in shape else (shape, "", "")
     groups = list(dict.fromkeys((family, split(shape)[0]) for family, shape, *_ in shapes))
@@ -194,9 +189,6 @@ def chart_shapes_random(rows, *_):
     "FLOPs TFLOPS ratio MxNxK" a shape, by FLOPs."""
     rand = random_rows(rows)
     ok = [r for r in rand if r["ok"]]
-    if not ok:
-        raise Fail("no random run that passed (the CSV's family column): the shapes_random chart draws the random "
-                   "shapes of make shapes")
     steps = in_order(r["step"] for r in rand)
     flops = lambda r: 2 * int(r["m"]) * int(r["n"]) * int(r["k"])
     blocks, lost = [], []
@@ -220,8 +212,9 @@ def chart_shapes_random(rows, *_):
 
 CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,
           "shapes_nonsquare": chart_shapes_nonsquare, "shapes_random": chart_shapes_random, "peak": chart_peak}
-# make shapes-chart draws the three charts of make shapes; a CSV of some families only (make shapes SHAPES_ONLY=...,
-# or one from before the random family) gets the ones its rows make, and a note for each other.
+# make shapes-chart draws the three charts of make shapes, each from the rows its function here picks; a CSV of some
+# families only (make shapes SHAPES_ONLY=..., or one from before the random family) gets the ones its rows make, and a
+# note for each other; one with none of them, an error.
 SHAPE_CHARTS = {"shapes": (square_rows, "square (M = N = K)"), "shapes_nonsquare": (nonsquare_rows, NONSQUARE),
                 "shapes_random": (lambda rows: [r for r in random_rows(rows) if r["ok"]], "passing random")}
 
@@ -246,10 +239,12 @@ def render(csv_path, outdir, charts, gnuplot="gnuplot", size=4096, keep=None, op
         print(f"chart: note: {why}: no peak chart")
         charts = [c for c in charts if c != "peak"]
     lacking = [c for c in charts if c in SHAPE_CHARTS and not SHAPE_CHARTS[c][0](rows)]
-    if lacking and len(lacking) < len([c for c in charts if c in SHAPE_CHARTS]):
-        for c in lacking:
-            print(f"chart: note: no {SHAPE_CHARTS[c][1]} shape in {csv_path}: no {c} chart")
-        charts = [c for c in charts if c not in lacking]
+    if lacking and len(lacking) == len([c for c in charts if c in SHAPE_CHARTS]):
+        raise Fail(f"no {SHAPE_CHARTS[lacking[0]][1]} shape in {csv_path} (its family column): nothing to draw in "
+                   f"the {lacking[0]} chart")
+    for c in lacking:
+        print(f"chart: note: no {SHAPE_CHARTS[c][1]} shape in {csv_path}: no {c} chart")
+    charts = [c for c in charts if c not in lacking]
     with tempfile.TemporaryDirectory(dir=outdir, prefix=".chart.") as tmp:
         for name in charts:
             data, var, tics = CHARTS[name](rows, size, peak)

@@ -15,8 +15,14 @@ def cell(r, text):
     return " – |" if not r else f" {text(r)} |" if r["ok"] else f" {r['verdict']} |"
 
 
-def cublas_row(rows, sizes, text):
-    return "| cuBLAS (median) |" + "".join(f" {text(v)} |" if v else " – |" for v in (cublas_median(rows, s) for s in sizes))
+def size_table(rows, head, runs, text, cublas_text):
+    """A column a size: a row for each run (its label, its rows), a cell() of text at each size, then cuBLAS's
+    median at each size, as cublas_text(GFLOPS)."""
+    sizes = sizes_in(rows)
+    out = [f"| {head} |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
+    out += [f"| {label} |" + "".join(cell(find(mine, size=s), text) for s in sizes) for label, mine in runs]
+    medians = (cublas_median(rows, s) for s in sizes)
+    return out + ["| cuBLAS (median) |" + "".join(f" {cublas_text(v)} |" if v else " – |" for v in medians)]
 
 
 def share(gflops, peak):
@@ -27,13 +33,9 @@ def share(gflops, peak):
 
 def peak_table(rows, peak):
     """Each step's share of the FMA peak at each size, beside its ratio to cuBLAS."""
-    sizes = sizes_in(rows)
-    out = ["| step |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
-    for step in steps_in(rows):
-        out.append(f"| {step} |" + "".join(cell(find(rows, step=step, size=s),
-                                                lambda r: f"{share(r['gflops'], peak)} · {ratio_text(r['ratio'])}")
-                                           for s in sizes))
-    out.append(cublas_row(rows, sizes, lambda v: f"{share(v, peak)} · 1×"))
+    steps = [(step, [r for r in rows if r["step"] == step]) for step in steps_in(rows)]
+    out = size_table(rows, "step", steps, lambda r: f"{share(r['gflops'], peak)} · {ratio_text(r['ratio'])}",
+                     lambda v: f"{share(v, peak)} · 1×")
     return out + ["", f"Each step's GFLOPS as a share of the GPU's FP32 FMA peak, {peak['fma_gflops']:.0f} GFLOPS as "
                   f"`./fma_peak` measured it in the same run (one FMA = 2 FLOPs), then (after ·) its ratio to cuBLAS."]
 
@@ -100,12 +102,8 @@ def run_label(r):
 
 def gflops_table(rows, runs, note, make, source):
     """A table of runs, each (its label, its rows): GFLOPS and the ratio to cuBLAS at each size, then cuBLAS's median."""
-    sizes = sizes_in(rows)
-    out = ["| run |" + "".join(f" {s} |" for s in sizes), "|:-----|" + "-----:|" * len(sizes)]
-    for label, mine in runs:
-        out.append(f"| {label} |" + "".join(cell(find(mine, size=s), lambda r: f"{g0(r['gflops'])} ({ratio_text(r['ratio'])})")
-                                            for s in sizes))
-    return out + [cublas_row(rows, sizes, g0), "", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process"
+    out = size_table(rows, "run", runs, lambda r: f"{g0(r['gflops'])} ({ratio_text(r['ratio'])})", g0)
+    return out + ["", f"GFLOPS, and in brackets the ratio to cuBLAS timed in the same process"
                   f"{note} Measured on {identity(rows)}: M = N = K, FP32. Written by `make {make}` (`make table` copies "
                   f"it here) from {source}."]
 
