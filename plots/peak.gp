@@ -1,19 +1,13 @@
 # peak.gp - the course against the hardware's limit: each step's GFLOPS at the largest size
 # as a share of the GPU's FP32 FMA peak (./fma_peak, measured in the same run), a bar each,
 # labelled with its ratio to cuBLAS; cuBLAS's share as a dashed line.
-load plotdir."/style.gp"
+load plotdir."/bars.gp"
 
 set title chart_title(sprintf("SGEMM FP32, M = N = K = %d: each step against the FP32 FMA peak (%.1f TFLOPS)", size, peak_tflops))
 set ylabel "share of the FMA peak, % (higher is better)"
-set xrange [-0.6:nsteps - 0.4]
 set yrange [0:132]
 set ytics 0, 20, 100
 set format y "%.0f%%"
-set xtics scale 0
-set bmargin 5
-set boxwidth 0.62
-set style fill solid 0.85 noborder
-set key top left
 
 tall(y) = y > 30
 text(y, ratio) = sprintf(y < 10 ? "%.1f%%\n%s" : "%.0f%%\n%s", y, ratio)

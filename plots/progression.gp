@@ -1,17 +1,11 @@
 # progression.gp - the course in one picture: each step's TFLOPS at one size, a bar each,
 # labelled with its ratio to cuBLAS measured in the same run; cuBLAS as a dashed line.
-load plotdir."/style.gp"
+load plotdir."/bars.gp"
 
 set title chart_title(sprintf("SGEMM FP32, M = N = K = %d: each step against cuBLAS", size))
 set ylabel "TFLOPS (FP32, higher is better)"
-set xrange [-0.6:nsteps - 0.4]
 set yrange [0:ymax]
 set format y "%.0f"
-set xtics scale 0
-set bmargin 5
-set boxwidth 0.62
-set style fill solid 0.85 noborder
-set key top left
 
 # A tall bar carries its label inside, under the cuBLAS line; a short one above it.
 tall(y) = y > ymax * 0.3

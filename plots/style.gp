@@ -1,7 +1,7 @@
-# style.gp - the look every chart shares; each chart script loads it first. Before it,
-# scripts/course/charts.py (make chart) sets: fmt ("png" or "svg"), outfile, data (the
-# chart's data file: tab-separated, NaN where a run failed, never drawn), plotdir, the run's
-# device, dates, cuda and commits, and the chart's own variables. A chart may set height first.
+# style.gp - the look every chart shares; each chart script loads it first (a bar chart through
+# bars.gp). Before it, scripts/course/charts.py (make chart) sets: fmt ("png" or "svg"), outfile,
+# data (the chart's data file: tab-separated, NaN where a run failed, never drawn), plotdir, the
+# run's device, dates, cuda and commits, and the chart's own variables. A chart may set height first.
 if (!exists("height")) height = 560
 # SVG at a blog column's 900 px; PNG at 1600 px for high-resolution screens, scaled alike.
 if (fmt eq "svg") {
