@@ -52,10 +52,12 @@ PIP_BIN    := $(DEPS_DIR)/python/nvidia/cu13/bin
 DISASM_VERSION ?= 13.2.86
 tool_path = $(or $(shell command -v $(1) 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/$(1)),$(wildcard $(PIP_BIN)/$(1)),$(1))
 COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
-# Shared by plots/plots.mk and scripts/tools.mk: gnuplot draws the charts, and the course's tooling
-# (scripts/course/, Python's standard library) does their work.
+# Shared by plots/plots.mk, scripts/tools.mk and the going-further track's track.mk: gnuplot draws
+# the charts, and the course's tooling (scripts/course/, Python's standard library) does their work,
+# the track's own tools (step6_unroll/going_further/tools.py) the track's.
 GNUPLOT   ?= gnuplot
 COURSE    := python3 scripts/course
+TRACK_TOOLS := python3 step6_unroll/going_further/tools.py
 # Stops, saying what is missing and where it comes from, unless tool $(1) can be run.
 need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
 
@@ -164,6 +166,9 @@ sanitize: $(BUILT_STEPS)
 
 # --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
 include plots/plots.mk
+# --- the going-further track: make track-ablation, make track-shapes, make plan-costs, make plan-check
+# (step6_unroll/going_further/track.mk, beside the track)
+include step6_unroll/going_further/track.mk
 # --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
 include scripts/tools.mk
 

@@ -1,7 +1,9 @@
 # plots.mk - the measured results, their tables and charts, included by the Makefile, which
-# defines the variables they share (COURSE, GNUPLOT, the steps'). The work is scripts/course's
-# (the going-further track's own: its tools.py, TRACK_TOOLS below: the plan's costs and checks,
-# the track's tables, step 6's estimate over its time); the pictures are plots/NAME.gp's (gnuplot).
+# defines the variables they share (COURSE, TRACK_TOOLS, GNUPLOT, the steps'). The work is
+# scripts/course's, and the going-further track's tools.py's where it is the track's (its tables
+# in make table, step 6's estimate in make shapes-summary); the pictures are plots/NAME.gp's
+# (gnuplot). The track's own targets (make track-ablation, track-shapes, plan-costs, plan-check)
+# are in its track.mk, beside it (step6_unroll/going_further).
 #
 #   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
 #                                 plots/results.csv, then the charts (where gnuplot is)
@@ -9,14 +11,11 @@
 #   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
 #   make table [CSV=x.csv] [README=x.md]   the tables into docs/measurements.md and the step READMEs,
-#                                 the track's into its lesson (TRACK_README)
+#                                 the track's into its lesson (TRACK_README, from TRACK_CSV and
+#                                 TRACK_SHAPES_CSV: track.mk)
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
 #   make ablation / ablation-table   step 6's core against step 5 as it is, at every stage count
 #                                 both take, and the core's unrolling forced on and off: plots/ablation.csv
-#   make track-ablation / track-table   step 6's core, then each part of its going-further track in
-#                                 turn, with and without unrolled stages: plots/track.csv
-#   make track-shapes             the track's last part off and on at the skinny and deep-K shapes:
-#                                 plots/track_shapes.csv
 #   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   steps 5 and 6 at every shape of
 #                                 shape_list (scripts/course/runs.py): every square from 128 to 8192
 #                                 by 128; skinny, deep-K, transformer-layer, small-K, matrix-vector,
@@ -48,7 +47,6 @@ PLOT_CHARTS = progression sizes peak
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
 RUN_FLAGS   = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
 CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
-TRACK_TOOLS = python3 step6_unroll/going_further/tools.py
 
 SWEEP_STEP  = ./step5
 SWEEP_SIZES ?= 1024 2048 4096 8192
@@ -63,16 +61,6 @@ ABLATION_BUILD = step5 step6
 ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --track core --stages $(s)') \
                 './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
                 './step6 --track core --stages 4 --unroll yes'
-# make track-ablation: what each part of step 6's going-further track is worth, in one run: the
-# core, each part added in turn (the last is ./step6 itself), and the whole track with no loop
-# unrolled and with every loop unrolled; each at step 6's default stages.
-TRACK_CSV = plots/track.csv
-TRACK_RUNS = './step6 --track core' './step6 --track warp-tiles' './step6 --track split-k' \
-             './step6 --track wide-tiles' ./step6 './step6 --unroll no' './step6 --unroll yes'
-# make track-shapes: the track's last part (the last wave in runs of k-tiles, K in parts) off and
-# on, at the shapes it was made for: make shapes' skinny and deep-K families.
-TRACK_SHAPES_CSV = plots/track_shapes.csv
-TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
 # step 6's going-further track has a lesson of its own, one folder down, which the track's tools fill.
 STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md))
@@ -85,8 +73,7 @@ SHAPES_ONLY ?=
 # A chart whose family the CSV lacks (the random shapes, in a CSV from before them) is left out with a note.
 SHAPES_CHARTS = shapes shapes_nonsquare shapes_random
 
-.PHONY: plots results chart table sweep sweep-chart ablation ablation-table track-ablation track-table track-shapes plan-costs plan-check \
-        shapes shapes-chart shapes-summary
+.PHONY: plots results chart table sweep sweep-chart ablation ablation-table shapes shapes-chart shapes-summary
 
 # The GPU's FP32 FMA throughput first (./fma_peak), into plots/peak.csv: the ceiling the
 # steps' GFLOPS are measured against, from the same run.
@@ -121,33 +108,6 @@ ablation: $(ABLATION_BUILD)
 
 ablation-table:
 	@$(COURSE) ablation-table '$(ABLATION_CSV)'
-
-track-ablation: $(ABLATION_BUILD)
-	@$(COURSE) ablation '$(TRACK_CSV)' $(TRACK_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
-	@echo; $(TRACK_TOOLS) track-table '$(TRACK_CSV)'
-
-track-table:
-	@$(TRACK_TOOLS) track-table '$(TRACK_CSV)'
-
-# make plan-costs: the constants of step 6's estimate, measured on this GPU into plan_costs.h
-# (then make step6 builds them in). The track's own tools measure them, and make plan-check.
-PLAN_COSTS = step6_unroll/going_further/plan_costs.h
-
-plan-costs: step6
-	@$(TRACK_TOOLS) plan-costs ./step6 '$(PLAN_COSTS)' --reps '$(REPS)'
-	@echo "plan-costs: make step6 builds them in"
-
-# make plan-check: step 6's choice and its runner-up (--plan) at each shape of make shapes (SHAPES_ONLY,
-# SHAPES_SEED): how often the choice was the faster, how close the estimates came. The CSV is written after
-# each shape; RESUME=1 keeps the rows of a run cut short (same GPU and commit) and measures the rest.
-PLAN_CHECK_CSV = plots/plan_check.csv
-
-plan-check: step6
-	@$(TRACK_TOOLS) plan-check ./step6 '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)') \
-	  $(if $(RESUME),--resume)
-
-track-shapes: step6
-	@$(COURSE) shapes '$(TRACK_SHAPES_CSV)' $(TRACK_SHAPES_RUNS) --only 'skinny,deep K' --reps '$(REPS)' $(RUN_FLAGS)
 
 shapes: $(SHAPES_STEPS) fma_peak
 	@./fma_peak
