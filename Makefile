@@ -37,7 +37,9 @@ STEPS     := $(notdir $(basename $(STEP_SRCS)))
 # Steps 5 and 6 copy with cp.async, which needs compute capability 8.0 (sm_80) or newer:
 # for an older ARCH they are left out of `make all`, `make test` and `make plots`.
 CP_ASYNC_STEPS := step5 step6
-SM_NUMBER := $(shell echo '$(SM)' | tr -cd 0-9)
+# The number of an architecture (sm_86: 86); make spills (scripts/tools.mk) uses it too.
+sm_number = $(shell echo '$(1)' | tr -cd 0-9)
+SM_NUMBER := $(call sm_number,$(SM))
 ifeq ($(shell [ '$(SM_NUMBER)' -ge 80 ] 2>/dev/null && echo yes),yes)
 LEFT_OUT  :=
 else

@@ -1,5 +1,6 @@
 # tools.mk - reading a step, included by the Makefile, which defines the variables they share
-# (COURSE, SPILL_ARCHS, the steps', the build's, tool_path, need_tool); scripts/course does the work.
+# (COURSE, SPILL_ARCHS, the steps', the build's, sm_number, tool_path, need_tool); scripts/course
+# does the work.
 #
 #   make diff STEP=N [CODE=1]       what step N changed: a unified diff of step N-1's and step N's
 #                                   kernel file, in which a line that only changed its indentation
@@ -43,16 +44,15 @@ sass:
 	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
 	@$(COURSE) sass $(BUILD)/step$(STEP).sass --binary ./step$(STEP)
 
-spill_num = $(shell echo '$(1)' | tr -cd 0-9)
 ifneq ($(filter spills,$(MAKECMDGOALS)),)
-SPILL_BAD := $(foreach a,$(SPILL_ARCHS),$(if $(and $(call spill_num,$(a)),$(filter sm_$(call spill_num,$(a)),$(a))),,$(a)))
+SPILL_BAD := $(foreach a,$(SPILL_ARCHS),$(if $(and $(call sm_number,$(a)),$(filter sm_$(call sm_number,$(a)),$(a))),,$(a)))
 ifneq ($(strip $(SPILL_BAD)),)
 $(error spills: SPILL_ARCHS holds '$(strip $(SPILL_BAD))': each must be sm_ and a number, e.g. sm_86)
 endif
 endif
 # The logs of architecture $(1): every step it builds (cp.async steps from sm_80 on).
 spill_logs = $(foreach s,$(STEP_SRCS),$(if $(and $(filter $(notdir $(basename $(s))),$(CP_ASYNC_STEPS)),\
-  $(shell [ '$(call spill_num,$(1))' -lt 80 ] && echo old)),,$(BUILD)/spills/$(1)/$(notdir $(basename $(s))).log))
+  $(shell [ '$(call sm_number,$(1))' -lt 80 ] && echo old)),,$(BUILD)/spills/$(1)/$(notdir $(basename $(s))).log))
 SPILL_LOGS := $(foreach a,$(SPILL_ARCHS),$(call spill_logs,$(a)))
 # Step 6, the long build, first for every architecture, so that make -j2 keeps both busy.
 SPILL_ORDER := $(filter %/step6.log,$(SPILL_LOGS)) $(filter-out %/step6.log,$(SPILL_LOGS))
@@ -61,7 +61,7 @@ define SPILL_RULE
 $(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h $(BUILD)/nvcommon.stamp
 	@mkdir -p $$(dir $$@)
 	@echo "spills: $(notdir $(basename $(2))) for $(1)"
-	@cd $(dir $(2)) && $(NVCC) $(NVCOMMON) -Xptxas -v -gencode arch=compute_$(call spill_num,$(1)),code=$(1) -cubin \
+	@cd $(dir $(2)) && $(NVCC) $(NVCOMMON) -Xptxas -v -gencode arch=compute_$(call sm_number,$(1)),code=$(1) -cubin \
 	  -o $(CURDIR)/$$(basename $$@).cubin $(notdir $(2)) > $(CURDIR)/$$@.tmp 2>&1 || { cat $(CURDIR)/$$@.tmp >&2; exit 1; }
 	@mv $$@.tmp $$@
 endef
