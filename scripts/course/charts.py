@@ -70,11 +70,12 @@ def step_bars(rows, size, value):
     return data, at, f"set xtics ({tics})"
 
 
-def extent(rows, cublas):
-    """The ranges of the TFLOPS (the valid runs' and cuBLAS's) and of the ratios to cuBLAS (1 included)."""
-    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + cublas
+def extent(rows, cublas=()):
+    """The ranges of the TFLOPS (the valid runs' and cuBLAS's; 0 where there is none) and of the ratios to cuBLAS
+    (1 included)."""
+    tf = [float(r["gflops"]) / 1000 for r in rows if r["ok"]] + list(cublas)
     ratios = [float(r["ratio"]) for r in rows if r["ok"]] + [1.0]
-    return dict(ymin=min(tf), ymax=max(tf), rmin=min(ratios), rmax=max(ratios))
+    return dict(ymin=min(tf, default=0), ymax=max(tf, default=0), rmin=min(ratios), rmax=max(ratios))
 
 
 # Each chart's data: (the data file, gnuplot's variables, a line of gnuplot after them) from the rows, the size the
@@ -151,7 +152,7 @@ def chart_shapes(rows, *_):
     sm = sms.pop()
     waves = [128 * math.sqrt(w * sm) for w in range(1, 10_000) if 128 * math.sqrt(w * sm) <= sizes[-1]]
     return "\n\n\n".join(blocks), dict(
-        extent(squares, []), nsteps=len(blocks), xmax=sizes[-1], waves=" ".join(f"{x:.1f}" for x in waves),
+        extent(squares), nsteps=len(blocks), xmax=sizes[-1], waves=" ".join(f"{x:.1f}" for x in waves),
         wave_note=f"128x128 tiles fill whole waves of {sm} SMs", **legend(steps, lost)), ""
 
 
@@ -176,9 +177,8 @@ def chart_shapes_nonsquare(rows, *_):
     steps = in_order(r["step"] for r in others)
     blocks, lost = series(steps, list(at), lambda g, y: find(others, step=g, **at[y]), shown,
                           lambda r: f"{r['m']}x{r['n']}x{r['k']}", lambda g, y: (names[y],))
-    ratios = [float(r["ratio"]) for r in others if r["ok"]] + [1.0]
     return "\n\n\n".join(blocks), dict(
-        nsteps=len(blocks), nrows=len(at) + len(heads), rmax=max(ratios),
+        extent(others), nsteps=len(blocks), nrows=len(at) + len(heads),
         head_rows=" ".join(str(y) for y, _ in heads), heads=" ".join(gp(h.replace('"', "'")) for _, h in heads),
         **legend(steps, lost)), ""
 
@@ -204,10 +204,9 @@ def chart_shapes_random(rows, *_):
                  (f" ({len(mine) - len(passed)} of {len(mine)} not PASS, not drawn)" if len(passed) < len(mine) else ""))
         blocks.append(title + "\n" + "".join(f"{flops(r)}\t{tflops(r)}\t{r['ratio'] if r['ok'] else 'NaN'}\t"
                                              f"{r['m']}x{r['n']}x{r['k']}\n" for r in sorted(mine, key=flops)))
-    ratios = [float(r["ratio"]) for r in ok] + [1.0]
     return "\n\n\n".join(blocks), dict(
-        nsteps=len(blocks), nshapes=len({(r["m"], r["n"], r["k"]) for r in rand}), seeds=values(rand, "shape"),
-        xmin=min(map(flops, ok)), xmax=max(map(flops, ok)), rmin=min(ratios), rmax=max(ratios), **legend(steps, lost)), ""
+        extent(ok), nsteps=len(blocks), nshapes=len({(r["m"], r["n"], r["k"]) for r in rand}),
+        seeds=values(rand, "shape"), xmin=min(map(flops, ok)), xmax=max(map(flops, ok)), **legend(steps, lost)), ""
 
 
 CHARTS = {"progression": chart_progression, "sizes": chart_sizes, "sweep": chart_sweep, "shapes": chart_shapes,

@@ -317,7 +317,8 @@ RATIO_RUNS = {   # short name: (variant, label)
 
 
 def track_table(rows, source, _=None):
-    """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each size."""
+    """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each
+    size."""
     runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", "")))
     stages = ", ".join(str(s) for s in stage_counts(rows))
     note = "; each part of the track is added to the ones above it." + (f" Stages: {stages}." if stages else "")
@@ -371,7 +372,8 @@ def cmd_table(a):
     make track-ablation, that of make track-shapes, and each table of ratios the lesson asks for."""
     tables = [("track-results", a.track_csv, "going-further table", track_table),
               ("track-shapes", a.track_shapes_csv, "going-further shapes table", track_shapes_table)]
-    tables += [(name, a.track_csv, f"{name} table", functools.partial(ratio_table, name)) for name in ratio_markers(a.readme)]
+    tables += [(name, a.track_csv, f"{name} table", functools.partial(ratio_table, name))
+               for name in ratio_markers(a.readme)]
     found, status = fill_tables(a.readme, tables)
     if not found:
         print(f"table: note: {a.readme} has no table markers (track-results, track-shapes, ratios ...), skipped")
@@ -417,7 +419,8 @@ def parser():
     p.add_argument("readme")
     p.add_argument("--track-csv", default="plots/track.csv")
     p.add_argument("--track-shapes-csv", default="plots/track_shapes.csv")
-    sub.add_parser("estimate-summary", help="step 6's estimate over its measured time in a CSV of make shapes").add_argument("csv")
+    p = sub.add_parser("estimate-summary", help="step 6's estimate over its measured time in a CSV of make shapes")
+    p.add_argument("csv")
     return ap
 
 
