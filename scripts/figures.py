@@ -60,8 +60,8 @@ def wrap(text, width, size):
 
 class Figure:
     """SVG elements in user units (x right, y down) under a title and its source line (below which
-    all moves down as that wraps), and each one's extent: svg() raises ValueError at the first one
-    past an edge (nothing may be cut off)."""
+    all moves down as that wraps), and each one's extent: svg() fails (exit code 1: a bug of this
+    file's layout) at the first one past an edge (nothing may be cut off)."""
 
     def __init__(self, title, source):
         self.title, self.top, self.elements, self.extents = title, 0, [], []
@@ -130,8 +130,8 @@ class Figure:
     def svg(self):
         for x0, y0, x1, y1, what in self.extents:
             if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > self.height:
-                raise ValueError('%s: %s reaches outside its %d x %d figure (%.1f, %.1f .. %.1f, %.1f)'
-                                 % (self.title, what, WIDTH, self.height, x0, y0, x1, y1))
+                raise Fail('%s: %s reaches outside its %d x %d figure (%.1f, %.1f .. %.1f, %.1f)'
+                           % (self.title, what, WIDTH, self.height, x0, y0, x1, y1), 1)
         return '\n'.join(['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
                           'font-family="%s" xml:space="preserve" role="img">'
                           % (WIDTH, self.height, WIDTH, self.height, FONT),
@@ -922,10 +922,7 @@ def main(argv=None):
                 write(os.path.join(a.out, path), draw(*args).svg())
     except (Fail, OSError) as e:     # OSError: no rsvg-convert here (make need-rsvg), or no room to write
         print('figures: %s' % e, file=sys.stderr)
-        return 2
-    except ValueError as e:          # a figure drawn past its edges: a bug of this file's layout
-        print('figures: %s' % e, file=sys.stderr)
-        return 1
+        return e.code if isinstance(e, Fail) else 2
     return 0
 
 
