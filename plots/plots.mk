@@ -103,7 +103,7 @@ sweep-chart: need-gnuplot
 	@$(CHART) '$(SWEEP_CSV)' '$(OUT)' sweep
 
 ablation: $(ABLATION_BUILD)
-	@$(COURSE) ablation '$(ABLATION_CSV)' $(ABLATION_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+	@$(COURSE) run '$(ABLATION_CSV)' $(ABLATION_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 	@echo; $(COURSE) ablation-table '$(ABLATION_CSV)'
 
 ablation-table:

@@ -10,10 +10,9 @@ from course import charts, lint, main, profiles, runs, sass, tables
 # Every command: the function that does it (given the parsed arguments), its positional arguments in order
 # (NAME+: one or more, NAME*: any number; its options are in parser() below), and what it does.
 COMMANDS = {
-    "run": (runs.cmd_run, "out runs+", "every run at every size into OUT.csv"),
+    "run": (runs.cmd_run, "out runs+", "every run at every size into OUT.csv (make results, ablation, track-ablation)"),
     "shapes": (runs.cmd_shapes, "csv runs+", "each RUN at every shape of make shapes into CSV"),
     "sweep": (runs.cmd_sweep, "step csv out", "a step at every --stages S it describes, then its table and chart"),
-    "ablation": (runs.cmd_ablation, "csv runs+", "runs of step 6 against step 5, or of its track part by part"),
     "table": (tables.cmd_table, "csv readme step_readmes*", "the measured tables into the READMEs, between their markers"),
     "ablation-table": (tables.cmd_ablation_table, "csv", "the table of a CSV of make ablation"),
     "shapes-summary": (tables.cmd_shapes_summary, "csv", "each step's ratio to cuBLAS over each family of make shapes' CSV"),
@@ -40,7 +39,7 @@ def parser():
     runs.add_argument("--timeout", type=int, default=900, help="seconds a run may take, 0 for no limit")
     cmd = {}
     for name, (function, positionals, text) in COMMANDS.items():
-        cmd[name] = sub.add_parser(name, help=text, parents=[runs] if name in ("run", "shapes", "sweep", "ablation") else [])
+        cmd[name] = sub.add_parser(name, help=text, parents=[runs] if name in ("run", "shapes", "sweep") else [])
         for word in positionals.split():
             cmd[name].add_argument(word.rstrip("+*"), nargs=word[-1] if word[-1] in "+*" else None)
     cmd["shapes"].add_argument("--only", help="families, comma-separated (square,skinny,deep K,layer,small K,"

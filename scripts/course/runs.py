@@ -1,6 +1,6 @@
-"""Running the steps into a CSV: at sizes (make results, make plots), at every stage count (make sweep), as runs of
-step 6 against step 5 or of its track part by part (make ablation, make track-ablation: their tables are printed
-apart), at every shape of make shapes. A CSV is written whole when the runs are done; the old one stays until then."""
+"""Running the steps into a CSV: at sizes (make results, make plots; make ablation and make track-ablation too, runs
+of step 6 against step 5 or of its track part by part, whose tables are printed apart), at every stage count (make
+sweep), at every shape of make shapes. A CSV is written whole when the runs are done; the old one stays until then."""
 import collections, csv, math, os, random, re, shutil, subprocess, time
 
 from . import Fail
@@ -124,6 +124,7 @@ def shape_list(seed=1, only=None):
 
 
 def cmd_run(a):
+    print(f"run: {len(a.runs)} runs x sizes {a.sizes}, {a.reps} reps, each checked")
     run_steps(a.out, a.runs, a.sizes, a.reps, a.extra, a.timeout)
 
 
@@ -141,8 +142,3 @@ def cmd_sweep(a):
     run_steps(a.csv, [f"{a.step} --stages {s}" for s in range(1, top + 1)], a.sizes, a.reps, a.extra, a.timeout)
     print("\n" + "\n".join(sweep_table(read_results(a.csv), a.csv)) + "\n")
     render(a.csv, a.out, ["sweep"], a.gnuplot, optional="sweep")
-
-
-def cmd_ablation(a):
-    print(f"ablation: {len(a.runs)} runs x sizes {a.sizes}, {a.reps} reps, each checked")
-    run_steps(a.csv, a.runs, a.sizes, a.reps, a.extra, a.timeout)

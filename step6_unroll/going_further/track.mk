@@ -27,7 +27,7 @@ TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 .PHONY: track-ablation track-table track-shapes plan-costs plan-check
 
 track-ablation: $(ABLATION_BUILD)
-	@$(COURSE) ablation '$(TRACK_CSV)' $(TRACK_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
+	@$(COURSE) run '$(TRACK_CSV)' $(TRACK_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 	@echo; $(TRACK_TOOLS) track-table '$(TRACK_CSV)'
 
 track-table:
