@@ -80,9 +80,8 @@ profile:
 # step 6's core at 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4 stages, at 1024
 # and 4096, into step6_unroll/evidence/unroll_profile.txt (GPU, commit and date inside).
 UNROLL_PROFILE = step6_unroll/evidence/unroll_profile.txt
-UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --track core --stages 3' \
-                      './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
-                      './step6 --track core --stages 4 --unroll yes'
+# (FORCED_UNROLL_RUNS: the runs of make ablation that force the core's unrolling, plots/plots.mk.)
+UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --track core --stages 3' $(FORCED_UNROLL_RUNS)
 unroll-profile: step5 step6
 	$(call need_tool,$(NCU),unroll-profile,$(NCU_HINT))
 	@mkdir -p $(dir $(UNROLL_PROFILE))
