@@ -60,6 +60,22 @@ COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
 GNUPLOT   ?= gnuplot
 COURSE    := python3 scripts/course
 TRACK_TOOLS := python3 step6_unroll/going_further/tools.py
+# What more than one of them uses: each run's repetitions and options (RUN_ARGS: more options for
+# every run), the ablation's sizes and binaries (make ablation, make track-ablation), make shapes'
+# seed and families (make shapes, make plan-check), the track's CSVs (its targets make them, make
+# table reads them), and the runs that force step 6's core's unrolling (make ablation, make
+# unroll-profile).
+REPS      ?= 10
+RUN_TIMEOUT ?= 900
+RUN_FLAGS  = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
+ABLATION_SIZES ?= 256 512 1024 2048 4096 8192
+ABLATION_BUILD = step5 step6
+SHAPES_SEED ?= 1
+SHAPES_ONLY ?=
+TRACK_CSV  = plots/track.csv
+TRACK_SHAPES_CSV = plots/track_shapes.csv
+FORCED_UNROLL_RUNS = './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
+                     './step6 --track core --stages 4 --unroll yes'
 # Stops, saying what is missing and where it comes from, unless tool $(1) can be run.
 need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
 

@@ -34,8 +34,6 @@
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 
 SIZES   ?= 256 512 1024 2048 4096 8192
-REPS    ?= 10
-RUN_TIMEOUT ?= 900
 PROGRESSION_SIZE ?= 4096
 # (Plain `=`: a CSV or OUT in the environment must not redirect them, only the command line.)
 RESULTS     = plots/results.csv
@@ -45,7 +43,6 @@ README      = docs/measurements.md
 PLOT_CHARTS = progression sizes peak
 # Every step, and step 6's core alone besides its whole track (its README row "step6_unroll (core)").
 PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
-RUN_FLAGS   = --timeout '$(RUN_TIMEOUT)' --extra='$(RUN_ARGS)'
 CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
 
 SWEEP_STEP  = ./step5
@@ -55,12 +52,7 @@ SWEEP_CSV   = plots/sweep.csv
 # both at every stage count they share from 2 (at 1 stage both run step 5's control, the same
 # code), then the core with its unrolling forced: off at 3 stages (the 8-deep k-tiles in step
 # 5's loop: the unrolling alone), on at 2 and 4 (the loops that do not fit: step6_unroll/README.md).
-ABLATION_SIZES ?= 256 512 1024 2048 4096 8192
 ABLATION_CSV = plots/ablation.csv
-ABLATION_BUILD = step5 step6
-# The core's unrolling forced (make unroll-profile, scripts/tools.mk, profiles the same runs).
-FORCED_UNROLL_RUNS = './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
-                     './step6 --track core --stages 4 --unroll yes'
 ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --track core --stages $(s)') $(FORCED_UNROLL_RUNS)
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
 # step 6's going-further track has a lesson of its own, one folder down, which the track's tools fill.
@@ -68,9 +60,7 @@ STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9
 TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
-SHAPES_SEED ?= 1
 SHAPES_STEPS = step5 step6
-SHAPES_ONLY ?=
 # A chart whose family the CSV lacks (the random shapes, in a CSV from before them) is left out with a note.
 SHAPES_CHARTS = shapes shapes_nonsquare shapes_random
 

@@ -1,6 +1,6 @@
-# track.mk - the going-further track's make targets, included by the Makefile after
-# plots/plots.mk, whose settings they share (REPS, RUN_FLAGS, ABLATION_BUILD, ABLATION_SIZES,
-# SHAPES_SEED, SHAPES_ONLY). The work is the track's tools.py, beside this file (TRACK_TOOLS, in
+# track.mk - the going-further track's make targets, included by the Makefile, whose settings
+# they share with plots/plots.mk (REPS, RUN_FLAGS, ABLATION_BUILD, ABLATION_SIZES, SHAPES_SEED,
+# SHAPES_ONLY, TRACK_CSV, TRACK_SHAPES_CSV). The work is the track's tools.py, beside this file (TRACK_TOOLS, in
 # the Makefile), and scripts/course's runs; every CSV goes to plots/, as the course's do.
 #
 #   make track-ablation / track-table   step 6's core, then each part of its going-further track in
@@ -16,12 +16,10 @@
 # make track-ablation: what each part of step 6's going-further track is worth, in one run: the
 # core, each part added in turn (the last is ./step6 itself), and the whole track with no loop
 # unrolled and with every loop unrolled; each at step 6's default stages.
-TRACK_CSV = plots/track.csv
 TRACK_RUNS = './step6 --track core' './step6 --track warp-tiles' './step6 --track split-k' \
              './step6 --track wide-tiles' ./step6 './step6 --unroll no' './step6 --unroll yes'
 # make track-shapes: the track's last part (the last wave in runs of k-tiles, K in parts) off and
 # on, at the shapes it was made for: make shapes' skinny and deep-K families.
-TRACK_SHAPES_CSV = plots/track_shapes.csv
 TRACK_SHAPES_RUNS = './step6 --track wide-tiles' ./step6
 
 .PHONY: track-ablation track-table track-shapes plan-costs plan-check
