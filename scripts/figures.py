@@ -233,50 +233,74 @@ def owned(piece, count, index, threads):
     `count` of them, in runs of `piece`, piece * threads apart."""
     return [(k // piece) * piece * threads + index * piece + k % piece for k in range(count)]
 
+
+WARP_SIZE, SECTOR = 32, 8            # threads a warp; floats a 32-byte sector
+
+
+def one_element(d, t):
+    """Fails unless tile t of step d gives each thread one element of C, as its figure shows."""
+    if t.tm * t.tn != 1:
+        raise Fail('%s --describe: shapes=%s: a thread computes %s elements of C, and this figure shows one'
+                   % (d['_binary'], d['shapes'], dims(t.tm, t.tn)))
+
+
+def several(n, one, many):
+    """'one address' or '2 addresses': the words for n of a thing."""
+    return one if n == 1 else '%d %s' % (n, many)
+
+
+def elements(t):
+    """'one element' or '4 x 4 elements': a thread's part of tile t of C."""
+    return 'one element' if t.tm * t.tn == 1 else dims(t.tm, t.tn) + ' elements'
+
+
 def fig_tiling(d1):
     t = shapes(d1)[0]
-    bm, bn, tm, tn, threads_m, threads_n = t.bm, t.bn, t.tm, t.tn, t.threads_m, t.threads_n
-    warp_rows = 32 // threads_n          # rows of threads a warp spans
+    one_element(d1, t)
+    bm, bn = t.bm, t.bn
+    warp_n = min(WARP_SIZE, bn)          # the columns a warp spans, and its rows
+    warp_m = WARP_SIZE // warp_n
+    sectors = max(1, 4 * warp_n // 32)   # B's row p, as warp 0 loads it
     e = 384 / max(bm, bn)
     x0, y0, ax, by = 176, 128, 150, 94   # the tile of C, A's column (12 units wide), B's row
-    rows0, cols0 = owned(t.piece, tm, 0, threads_m), owned(t.piece, tn, 0, threads_n)
-    warp_r = {r for ty in range(warp_rows) for r in owned(t.piece, tm, ty, threads_m)}
-    c = Figure('Step 1: a block per tile of C, a thread per small tile, warps that coalesce',
+    warp = (range(warp_m), range(warp_n))
+    c = Figure('Step 1: a block per tile of C, one element a thread, warps that coalesce',
                './step1 --describe: shapes=%s' % d1['shapes'])
-    # C, B's row p and A's column p: warp 0's elements and loads, thread (0, 0)'s
-    tile(c, x0, y0, bm, bn, e, e, C_FILL, INK, '#f3dfc0', GRID, threads_m,
-         marks=[(warp_r, range(bn), WARP_FILL), (rows0, cols0, THREAD)])
-    tile(c, x0, by, 1, bn, e, 12, B_FILL, B_INK, '#b9dcc9', marks=[([0], range(threads_n), WARP_FILL),
-                                                                   ([0], cols0, THREAD)])
-    tile(c, ax, y0, bm, 1, 12, e, A_FILL, A_INK, '#bcd6ea', marks=[(range(warp_rows), [0], WARP_FILL),
-                                                                   (rows0, [0], THREAD)])
-    for x, y, w, h in ((x0, y0, threads_n * e, warp_rows * e), (x0, by, threads_n * e, 12),
-                       (ax, y0, 12, warp_rows * e)):
+    # C, B's row p and A's column p: warp 0's elements and loads, thread (0, 0)'s; strong lines every sector
+    tile(c, x0, y0, bm, bn, e, e, C_FILL, INK, '#f3dfc0', GRID, SECTOR,
+         marks=[(warp[0], warp[1], WARP_FILL), ([0], [0], THREAD)])
+    tile(c, x0, by, 1, bn, e, 12, B_FILL, B_INK, '#b9dcc9', B_INK, SECTOR,
+         marks=[([0], warp[1], WARP_FILL), ([0], [0], THREAD)])
+    tile(c, ax, y0, bm, 1, 12, e, A_FILL, A_INK, '#bcd6ea', marks=[(warp[0], [0], WARP_FILL), ([0], [0], THREAD)])
+    for x, y, w, h in ((x0, y0, warp_n * e, warp_m * e), (x0, by, warp_n * e, 12), (ax, y0, 12, warp_m * e)):
         c.rect(x, y, w, h, stroke=WARP, width=2)
     c.text(x0, by - 9, 'row p of B: B[p][tile_col + c], c = 0..%d' % (bn - 1), 12.5, B_INK)
     c.text(ax - 8, y0 + 10, ['column p of A:', 'A[tile_row + r][p],', 'r = 0..%d' % (bm - 1)], 12, A_INK, 'end')
-    for q in range(0, bn, threads_n):
+    for q in range(0, bn, SECTOR):
         c.text(x0 + q * e + e / 2, y0 - 8, str(q), 10.5, GREY, 'middle')
-    c.text(ax - 8, y0 + (threads_m + 1) * e, [str(r) for r in range(threads_m, bm, threads_m)], 10.5, GREY, 'end',
-           gap=threads_m * e)
-    c.text(x0 + bn * e / 2, y0 + bm * e + 22, "the block's %s tile of C: %s = %d threads"
-           % (dims(bm, bn), dims(threads_m, threads_n), threads_m * threads_n), 12.5, INK, 'middle')
+    c.text(ax - 8, y0 + (SECTOR + 1) * e - 1.5, [str(r) for r in range(SECTOR, bm, SECTOR)], 10.5, GREY, 'end',
+           gap=SECTOR * e)
+    c.text(x0 + bn * e / 2, y0 + bm * e + 22, "the block's %s tile of C: %d threads, an element each"
+           % (dims(bm, bn), bm * bn), 12.5, INK, 'middle')
     c.text(x0 + bn * e / 2, y0 + bm * e + 40, '(tx = threadIdx.x %% %d across, ty = threadIdx.x / %d down)'
-           % (threads_n, threads_n), 12, GREY, 'middle')
+           % (bn, bn), 12, GREY, 'middle')
 
     # the key, and the grid: a block per tile, blockIdx.x numbering C's tiles row by row
     kx = 580
-    y = key(c, kx, 100, THREAD, 'thread (ty, tx) = (0, 0): its %s elements of C, %d rows and %d columns apart. '
-            'At step p it loads A[row][p] for its %d rows and B[p][col] for its %d columns, once, and does %d FMAs '
-            'with them.' % (dims(tm, tn), threads_m, threads_n, tm, tn, tm * tn))
-    y = key(c, kx, y, WARP_FILL, 'warp 0: threads 0..31, ty = 0..%d and tx = 0..%d: consecutive threads take '
-            'consecutive columns.' % (warp_rows - 1, threads_n - 1))
-    y = key(c, kx, y, None, 'what one load instruction of warp 0 touches (i = j = 0). In B: %d consecutive floats, '
-            '%d bytes, %d whole 32-byte sectors, the same for both rows of threads. In A: %d addresses, each '
-            'broadcast to %d threads.' % (threads_n, 4 * threads_n, 4 * threads_n // 32, warp_rows, threads_n),
+    y = key(c, kx, 100, THREAD, 'thread (ty, tx) = (0, 0): its one element of C. At each step p it loads '
+            'A[row][p] and B[p][col], %s and %s, and does one FMA with them.'
+            % (nb('row = tile_row + ty'), nb('col = tile_col + tx')))
+    y = key(c, kx, y, WARP_FILL, 'warp 0: threads 0..%d, %s and %s: consecutive threads take consecutive '
+            'columns, and a warp is %s of the tile.'
+            % (WARP_SIZE - 1, nb('ty = 0' if warp_m == 1 else 'ty = 0..%d' % (warp_m - 1)),
+               nb('tx = 0..%d' % (warp_n - 1)), several(warp_m, 'one row', 'rows')))
+    y = key(c, kx, y, None, 'what one load instruction of warp 0 touches at step p. In B: %d consecutive floats, '
+            '%d bytes, %d whole 32-byte sectors (between the strong lines). In A: %s, broadcast to %d threads.'
+            % (warp_n, 4 * warp_n, sectors, several(warp_m, 'one address', 'addresses, each'), warp_n),
             stroke=WARP)
-    y = c.para(kx, y, 'Each value a thread loads feeds %d FMAs (A) or %d (B): %d FMAs for %d loads, where step 0 '
-               'did one FMA for two.' % (tn, tm, tm * tn, tm + tn), color=GREY) + 16
+    y = c.para(kx, y, "Each FMA still needs two loads, as in step 0; but where step 0's warp, %d rows of one column, "
+               'touched %d sectors of A and one of B at each step p, this one touches %d of A and %d of B.'
+               % (WARP_SIZE, WARP_SIZE, warp_m, sectors), color=GREY) + 16
     gy = c.para(kx, y, 'C, cut into %s tiles: blockIdx.x numbers them row by row' % dims(bm, bn)) - 6
     tile(c, kx, gy, 3, 6, 30, 30, C_FILL, INK, '#d9b88a', every=1, marks=[([1], [2], C_INK)])
     for i in range(18):                  # the one drawn here: 8
@@ -290,23 +314,35 @@ A_NOW, B_NOW = '#8ec3ea', '#8cd9b8'   # the k-tile being copied and used
 
 def fig_shared(d2):
     t = shapes(d2)[0]
-    bm, bn, bk, tm, tn, threads_m, threads_n = t.bm, t.bn, t.bk, t.tm, t.tn, t.threads_m, t.threads_n
-    threads = threads_m * threads_n
-    u, v = 128 / max(bm, bn), 224 / max(bm, bn)     # units an element, in global and in shared memory
-    kt, now, p = 5, 1, 5                            # k-tiles drawn, the one being used, the step p marked
+    one_element(d2, t)
+    bm, bn, bk = t.bm, t.bn, t.bk
+    threads = bm * bn
+    copies_a, copies_b = bm * bk // threads, bk * bn // threads      # floats a thread copies a k-tile
+    kt, now, p = 4, 1, 5                            # k-tiles drawn, the one being used, the step p marked
+    u = min(128 / max(bm, bn), 320 / (kt * bk))     # units an element in global memory
+    v = min(224 / max(bm, bn), 128 / bk)            # and in shared memory
     kw = bk * u
     c = Figure('Step 2: k-tiles of A and B staged in shared memory, two barriers a k-tile',
                './step2 --describe: shapes=%s' % d2['shapes'])
     # shared memory's box and words; its k-tiles, and global memory's level with them
     sx, sy, sw = 480, 92, WIDTH - 24 - 480
-    copy_words = wrap('Each k-tile is copied by all %d threads, %d floats of A and %d of B each, consecutive '
-                      'threads taking consecutive floats (coalesced).'
-                      % (threads, bm * bk // threads, bk * bn // threads), sw - 24, 12)
+    copy_words = wrap('Each k-tile is copied by all %d threads, BM*BK/THREADS = %s of A and %d of B each: '
+                      'consecutive threads take consecutive floats of a row (coalesced).'
+                      % (threads, several(copies_a, '1 float', 'floats'), copies_b), sw - 24, 12)
     bt_x, bt_y = sx + sw - 16 - bn * v, sy + 52 + len(copy_words) * 12 * LEADING
     at_x, at_y = sx + 16, bt_y + bk * v + 22
-    bx, by = 300, bt_y + bk * v / 2 - (now + 0.5) * kw
-    ax, ay = bx - 20 - kt * kw, by + kt * kw + 20
-    ya = max(ay + bm * u, at_y + bm * v) + 30            # the A copy's arrow
+    x1 = at_x + bk * v + 20                         # the words beside a_tile
+    step_words = wrap("Then %d steps p. At each, thread (ty, tx) reads a_tile[ty][p] and b_tile[p][tx] (thread "
+                      "(0, 0)'s are marked): 2 values from shared memory for one FMA. A warp, one row of the tile, "
+                      'reads one word of a_tile, broadcast, and %d consecutive words of b_tile.'
+                      % (bk, min(WARP_SIZE, bn)), WIDTH - 36 - x1, 12)
+    cost_words = wrap('%d KiB copied from global memory a k-tile, for %d FMAs: %d FMAs a float copied.'
+                      % ((bm + bn) * bk * 4 // 1024, bm * bn * bk, bm * bn // (bm + bn)), WIDTH - 36 - x1, 12)
+    ax = 24
+    bx, by = ax + kt * kw + 20, bt_y + bk * v / 2 - (now + 0.5) * kw
+    ay = by + kt * kw + 20
+    words_end = at_y + 14 + (len(step_words) + len(cost_words)) * 12 * LEADING + 8
+    ya = max(ay + bm * u, at_y + bm * v, words_end) + 30            # the A copy's arrow
     c.rect(sx, sy, sw, ya - 18 - sy, fill=SHARED, stroke=SHARED_INK, width=1.2)
     c.text(sx + 12, sy + 20, "shared memory (the block's)", 13, GREY, bold=True)
     c.text(sx + 12, sy + 42, copy_words, 12)
@@ -317,15 +353,13 @@ def fig_shared(d2):
         c.text(bx - 6, by + i * kw + kw / 2 + 4, 'k-tile %d' % i, 11, B_INK if i == now else GREY, 'end')
         c.text(ax + i * kw + kw / 2, ay - 6, str(i), 11, A_INK if i == now else GREY, 'middle')
     c.rect(bx, ay, bn * u, bm * u, fill=C_FILL, stroke=INK, width=1.2)
-    c.text(bx + bn * u / 2, ay + bm * u / 2 - 4, ["the block's", '%s tile of C' % dims(bm, bn)], 12, C_INK, 'middle')
+    c.text(bx + bn * u / 2, ay + bm * u / 2 - 12, ["the block's", dims(bm, bn), 'tile of C'], 11.5, C_INK, 'middle')
     c.para(24, by + 14, "B (K x N): the block's %d columns, in k-tiles of %d rows" % (bn, bk), 12, B_INK, width=180)
     c.para(24, ay - 60, "A (M x K): the block's %d rows, in k-tiles of %d columns:" % (bm, bk), 12, A_INK, width=190)
 
     # the k-tiles in shared memory, what thread (0, 0) reads of them at step p, and the copies
-    tile(c, bt_x, bt_y, bk, bn, v, v, B_NOW, B_INK, '#b8e4cf', '#6fbf9b', threads_n,
-         marks=[([p], range(bn), '#5cbf95'), ([p], owned(t.piece, tn, 0, threads_n), THREAD)])
-    tile(c, at_x, at_y, bm, bk, v, v, A_NOW, A_INK, '#b7d7ef', '#72a9d8', threads_m,
-         marks=[(range(bm), [p], '#5aa5dc'), (owned(t.piece, tm, 0, threads_m), [p], THREAD)])
+    tile(c, bt_x, bt_y, bk, bn, v, v, B_NOW, B_INK, '#b8e4cf', marks=[([p], range(bn), '#5cbf95'), ([p], [0], THREAD)])
+    tile(c, at_x, at_y, bm, bk, v, v, A_NOW, A_INK, '#b7d7ef', marks=[(range(bm), [p], '#5aa5dc'), ([0], [p], THREAD)])
     c.text(bt_x, bt_y - 8, 'b_tile[%d][%d]' % (bk, bn), 12, B_INK)
     c.text(bt_x - 6, bt_y + p * v + v, 'row p', 11, B_INK, 'end')
     c.text(at_x, at_y - 8, 'a_tile[%d][%d]: column p' % (bm, bk), 12, A_INK)
@@ -334,12 +368,8 @@ def fig_shared(d2):
     from_x, to_x = ax + now * kw + kw / 2, at_x + bk * v / 2
     c.arrow([(from_x, ay + bm * u + 2), (from_x, ya), (to_x, ya), (to_x, at_y + bm * v + 4)], A_INK, 1.6)
     c.text(from_x + 8, ya - 6, 'copy', 12, A_INK)
-    x1 = at_x + bk * v + 20
-    y = c.para(x1, at_y + 14, "Then %d steps p. At each, thread (ty, tx) reads a_tile[ty + %di][p] and "
-               "b_tile[p][tx + %dj], %s (thread (0, 0)'s are marked): %d + %d values from shared memory for %d FMAs."
-               % (bk, threads_m, threads_n, nb('i, j = 0..%d' % (tm - 1)), tm, tn, tm * tn), 12, width=WIDTH - 36 - x1)
-    c.para(x1, y + 8, '%d KiB copied from global memory a k-tile, for %d FMAs: %d FMAs a float copied.'
-           % ((bm + bn) * bk * 4 // 1024, bm * bn * bk, bm * bn // (bm + bn)), 12, GREY, width=WIDTH - 36 - x1)
+    c.text(x1, at_y + 14, step_words, 12)
+    c.text(x1, at_y + 22 + len(step_words) * 12 * LEADING, cost_words, 12, GREY)
 
     # the loop over k-tiles: copy, barrier, compute, barrier
     ly, h = ya + 54, 34
@@ -404,19 +434,26 @@ def fig_registers(d2, d3):
     c.text(rx - cell / 2 - 12, ay2 + tm * cell + 18, 'a_frag[%d]' % tm, 12, A_INK, 'middle')
     c.text(rx + tn * cell / 2, ay2 + tm * cell + 18, 'acc[%d][%d]' % (tm, tn), 12, C_INK, 'middle')
     y = c.para(kx, ay2 + tm * cell + 48, 'At each step p: %d loads of a_frag from %s, %d of b_frag from %s, then %s: '
-               '%d FMAs for %d loads from shared memory (step 2: %d for %d).'
+               '%d FMAs for %d loads from shared memory (step 2, %s a thread: %d for %d).'
                % (tm, nb('a_tile[ty + %di][p]' % threads_m), tn, nb('b_tile[p][tx + %dj]' % threads_n),
-                  nb('acc[i][j] += a_frag[i] * b_frag[j]'), tm * tn, tm + tn, before.tm * before.tn,
-                  before.tm + before.tn), 12) + 8
+                  nb('acc[i][j] += a_frag[i] * b_frag[j]'), tm * tn, tm + tn, elements(before),
+                  before.tm * before.tn, before.tm + before.tn), 12) + 8
     y = key(c, kx, y, WHITE, 'acc[%d][%d] accumulates %s: the element marked in the tile'
             % (fi, fj, nb('C[ty + %d][tx + %d]' % (rows[fi] - ty, cols[fj] - tx))), INK, 12) + 2
     for s in tiles[1:2]:
-        y = c.para(kx, y, 'Where %s tiles are fewer than the SMs, the launch takes %s tiles of %s a thread instead.'
-                   % (dims(bm, bn), dims(s.bm, s.bn), dims(s.tm, s.tn)), 12, GREY)
+        y = c.para(kx, y, 'Where %s tiles are fewer than the SMs, the launch takes %s tiles of %s a thread, %d '
+                   'threads, instead.' % (dims(bm, bn), dims(s.bm, s.bn), dims(s.tm, s.tn), s.threads_m * s.threads_n),
+                   12, GREY)
     return c.end(max(y, y0 + bm * e + 52) + 6)
 
 
 PAD_FILL = '#dcdcdc'
+
+
+def banks(rows, depth, stride):
+    """How many shared-memory banks a warp's transposed stores of A fall in: rows `rows` of A's
+    k-tile, `depth` k each, row r's k p stored at p * stride + r."""
+    return len({(p * stride + r) % 32 for r in rows for p in range(depth)})
 
 
 def fig_vectorize(d3, d4):

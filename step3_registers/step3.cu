@@ -1,106 +1,128 @@
-/* step3_registers - register blocking: each thread accumulates a tile of C in registers,
+/* step3_registers - register blocking: each thread accumulates a TM x TN tile of C in registers,
  * and the block tile is fitted to the GPU.
  *
  * In step 2 every FMA needed two shared-memory loads. Here, at each step p of
  * the k-tile, a thread reads a fragment of TM values of A and TN values of B
  * into registers once and forms their outer product: TM*TN FMAs for TM+TN
  * loads (64 for 16 with the 8 x 8 tile). The block tile grows to 128 x 128, so
- * each element copied from global memory is used 128 times instead of 64.
+ * each element copied from global memory is used 128 times instead of 32.
  *
  * A 128 x 128 tile is large: at 1024 there are only 64 of them for 132 SMs. So
  * the launch function counts the tiles against the SMs and, when there are fewer
- * tiles than SMs, takes 32 x 64 tiles of 4 x 4 threads instead (512 blocks).
+ * tiles than SMs, takes 64 x 128 tiles of half the threads instead.
  *
  *   make step3 && ./step3 1024
  */
 #include "../common/harness.h"
 
-// A block tile BM x BN, k-tiles BK deep, a TM x TN tile of C per thread; the slice
-// loop unrolled UNROLL slices at a time, and at least MIN_BLOCKS blocks per SM.
-template <int BM_, int BN_, int BK_, int TM_, int TN_, int UNROLL_, int MIN_BLOCKS_>
+// A block tile BM x BN, k-tiles BK deep, and a TM x TN tile of C per thread.
+template <int BM_, int BN_, int BK_, int TM_, int TN_>
 struct tile_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
-    static constexpr int UNROLL = UNROLL_, MIN_BLOCKS = MIN_BLOCKS_;
     static constexpr int THREADS_N = BN / TN, THREADS_M = BM / TM;
     static constexpr int THREADS = THREADS_M * THREADS_N;
     static_assert(BM % TM == 0 && BN % TN == 0, "thread tiles must divide the block tile");
-    static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 1024 threads");
     static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
                   "every thread copies the same number of elements of each tile");
-    static_assert(BK % UNROLL == 0, "the unrolled slices divide the k-tile");
 };
 
-// 8 x 8 a thread, 256 threads. Unrolled by 2, not 8: fully unrolled, the compiler
-// hoists all 8 slices' loads (128 values) and needs 203 registers, so only one
-// block fits per SM; capped at 128 registers, two blocks (16 warps) share an SM.
-using large = tile_config<128, 128, 8, 8, 8, 2, 2>;
-// 4 x 4 a thread, 128 threads, 16 slices a k-tile, all unrolled (120 registers).
-using small = tile_config<32, 64, 16, 4, 4, 16, 4>;
+using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
+
+// Copy one k-tile, as in step 2: the same loops, with the tile's sizes from CFG.
+template <typename CFG>
+__device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const float *a, const float *b, int m,
+                                          int n, int k, int tile_row, int tile_col, int k0)
+{
+    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK, THREADS = CFG::THREADS;
+    for (int i = 0; i < BM * BK / THREADS; i++) {
+        int e = threadIdx.x + i * THREADS;
+        int r = e / BK, col = e % BK;
+        int row = tile_row + r, kk = k0 + col;
+        a_tile[r * BK + col] = row < m && kk < k ? a[(size_t)row * k + kk] : 0.0f;
+    }
+    for (int i = 0; i < BK * BN / THREADS; i++) {
+        int e = threadIdx.x + i * THREADS;
+        int r = e / BN, col = e % BN;
+        int kk = k0 + r, cc = tile_col + col;
+        b_tile[r * BN + col] = kk < k && cc < n ? b[(size_t)kk * n + cc] : 0.0f;
+    }
+}
+
+// The fragments of k-slice p: the thread's TM values of A (rows a_off + i * THREADS_M)
+// and TN values of B (columns b_off + j * THREADS_N). A warp (two values of ty, sixteen
+// of tx) reads two words of a_tile, each broadcast to 16 threads, and 16 consecutive
+// words of b_tile: no bank conflicts.
+template <typename CFG>
+__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
+                                               const float *a_tile, const float *b_tile, int p, int a_off,
+                                               int b_off)
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+        a_frag[i] = a_tile[(a_off + i * CFG::THREADS_M) * CFG::BK + p];
+#pragma unroll
+    for (int j = 0; j < CFG::TN; j++)
+        b_frag[j] = b_tile[p * CFG::BN + b_off + j * CFG::THREADS_N];
+}
+
+// The outer product of the fragments: TM * TN FMAs from TM + TN values in registers.
+template <typename CFG>
+__device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
+                                          const float (&b_frag)[CFG::TN])
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++)
+#pragma unroll
+        for (int j = 0; j < CFG::TN; j++)
+            acc[i][j] += a_frag[i] * b_frag[j];
+}
+
+// C from the accumulators: alpha * (A B) + beta * C, for the elements inside C.
+template <typename CFG>
+__device__ __forceinline__ void store_tile(float (&acc)[CFG::TM][CFG::TN], int a_off, int b_off, int m, int n,
+                                           float alpha, float beta, float *c, int tile_row, int tile_col)
+{
+#pragma unroll
+    for (int i = 0; i < CFG::TM; i++) {
+        int row = tile_row + a_off + i * CFG::THREADS_M;
+        if (row >= m)
+            continue;
+#pragma unroll
+        for (int j = 0; j < CFG::TN; j++) {
+            int col = tile_col + b_off + j * CFG::THREADS_N;
+            float *out = c + (size_t)row * n + col;
+            if (col < n)
+                *out = beta == 0.0f ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *out;
+        }
+    }
+}
 
 template <typename CFG>
-__global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
-sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b, float beta,
-                float *c)
+__global__ void __launch_bounds__(CFG::THREADS)
+sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
-    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK, TM = CFG::TM, TN = CFG::TN;
-    constexpr int THREADS = CFG::THREADS, THREADS_M = CFG::THREADS_M, THREADS_N = CFG::THREADS_N;
-    __shared__ float a_tile[BM][BK];
-    __shared__ float b_tile[BK][BN];
+    __shared__ float a_tile[CFG::BM * CFG::BK];
+    __shared__ float b_tile[CFG::BK * CFG::BN];
+    int tiles_n = (n + CFG::BN - 1) / CFG::BN;
+    int tile_row = blockIdx.x / tiles_n * CFG::BM;
+    int tile_col = blockIdx.x % tiles_n * CFG::BN;
+    int a_off = threadIdx.x / CFG::THREADS_N;   // ty: the thread's first row of the tile
+    int b_off = threadIdx.x % CFG::THREADS_N;   // tx: its first column
 
-    int tiles_n = (n + BN - 1) / BN;
-    int tile_row = blockIdx.x / tiles_n * BM;
-    int tile_col = blockIdx.x % tiles_n * BN;
-    int tx = threadIdx.x % THREADS_N;
-    int ty = threadIdx.x / THREADS_N;
-
-    float acc[TM][TN] = {};
-    for (int k0 = 0; k0 < k; k0 += BK) {
-        for (int i = 0; i < BM * BK / THREADS; i++) {
-            int e = threadIdx.x + i * THREADS;
-            int r = e / BK, col = e % BK;
-            int row = tile_row + r, kk = k0 + col;
-            a_tile[r][col] = row < m && kk < k ? a[(size_t)row * k + kk] : 0.0f;
-        }
-        for (int i = 0; i < BK * BN / THREADS; i++) {
-            int e = threadIdx.x + i * THREADS;
-            int r = e / BN, col = e % BN;
-            int kk = k0 + r, cc = tile_col + col;
-            b_tile[r][col] = kk < k && cc < n ? b[(size_t)kk * n + cc] : 0.0f;
-        }
+    float acc[CFG::TM][CFG::TN] = {};
+    for (int k0 = 0; k0 < k; k0 += CFG::BK) {
+        load_tile<CFG>(a_tile, b_tile, a, b, m, n, k, tile_row, tile_col, k0);
         __syncthreads();
-
-        // A thread's rows are THREADS_M apart and its columns THREADS_N apart, so in
-        // the 128 x 128 tile a warp (two values of ty, sixteen of tx) reads two words
-        // of a_tile, 8 banks apart and each broadcast to 16 threads, and 16
-        // consecutive words of b_tile: no bank conflicts. The fragments live in
-        // registers; the TM x TN FMAs reuse them.
-#pragma unroll(CFG::UNROLL)
-        for (int p = 0; p < BK; p++) {
-            float a_frag[TM], b_frag[TN];
-            for (int i = 0; i < TM; i++)
-                a_frag[i] = a_tile[ty + i * THREADS_M][p];
-            for (int j = 0; j < TN; j++)
-                b_frag[j] = b_tile[p][tx + j * THREADS_N];
-            for (int i = 0; i < TM; i++)
-                for (int j = 0; j < TN; j++)
-                    acc[i][j] += a_frag[i] * b_frag[j];
+#pragma unroll
+        for (int p = 0; p < CFG::BK; p++) {
+            float a_frag[CFG::TM], b_frag[CFG::TN];
+            load_fragments<CFG>(a_frag, b_frag, a_tile, b_tile, p, a_off, b_off);
+            fma_slice<CFG>(acc, a_frag, b_frag);
         }
         __syncthreads();
     }
-
-    // One pointer, and each element an offset from it: written as 64 addresses of their
-    // own, the stores need more than 128 registers before sm_90, and the compiler spills.
-    float *c_tile = c + (size_t)(tile_row + ty) * n + tile_col + tx;
-    for (int i = 0; i < TM; i++) {
-        int row = tile_row + ty + i * THREADS_M;
-        for (int j = 0; j < TN; j++) {
-            int col = tile_col + tx + j * THREADS_N;
-            if (row < m && col < n) {
-                float *out = c_tile + (size_t)i * THREADS_M * n + j * THREADS_N;
-                *out = beta == 0.0f ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *out;
-            }
-        }
-    }
+    store_tile<CFG>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
 template <typename CFG>
@@ -114,10 +136,10 @@ static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 
 // Tiles against SMs: a block runs on one SM, so with fewer 128 x 128 tiles than
 // SMs some SMs get no work at all (at 1024: 64 tiles, 132 SMs on an H100 or H200).
-// Then the small tiles: 512 of them at 1024, about 4 blocks per SM. The harness's plan
-// makes that choice from the device's SM count, and says how many blocks an SM holds.
+// Then the smaller tiles: twice as many blocks. The harness's plan makes that choice
+// from the device's SM count, and says how many blocks an SM holds.
 template <typename CFG>
-constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, sizeof(float) * CFG::BK * (CFG::BM + CFG::BN), 0,
+constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, 1, sizeof(float) * CFG::BK * (CFG::BM + CFG::BN), 0,
                                             CFG::BK, CFG::TM, CFG::TN, 1, -1}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
@@ -138,7 +160,7 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
     return harness_describe_tiles(g, TILES, &p, p.tile == 0 ? "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
-                                                            : "32x64 tiles of 4x4 a thread (fewer 128x128 tiles than SMs)",
+                                                            : "64x128 tiles of 8x8 a thread (fewer 128x128 tiles than SMs)",
                                   buf, len);
 }
 

@@ -128,21 +128,20 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
     }
 }
 
-// The fragments of k-slice p of one stage: float4 pieces, as in step 4, from the
-// thread's first row a_off and first column b_off of the tile.
+// The fragments of k-slice p of one stage (its k-tile a_tile, b_tile), as in step 4.
 template <typename CFG>
 __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
-                                               const float *a_stage, const float *b_stage, int p, int a_off,
+                                               const float *a_tile, const float *b_tile, int p, int a_off,
                                                int b_off)
 {
 #pragma unroll
     for (int i = 0; i < CFG::TM / 4; i++)
         *reinterpret_cast<float4 *>(&a_frag[4 * i]) =
-            *reinterpret_cast<const float4 *>(&a_stage[p * (CFG::BM + A_PAD) + a_off + i * CFG::STRIDE_M]);
+            *reinterpret_cast<const float4 *>(&a_tile[p * (CFG::BM + A_PAD) + a_off + i * CFG::STRIDE_M]);
 #pragma unroll
     for (int j = 0; j < CFG::TN / 4; j++)
         *reinterpret_cast<float4 *>(&b_frag[4 * j]) =
-            *reinterpret_cast<const float4 *>(&b_stage[p * CFG::BN + b_off + j * CFG::STRIDE_N]);
+            *reinterpret_cast<const float4 *>(&b_tile[p * CFG::BN + b_off + j * CFG::STRIDE_N]);
 }
 
 template <typename CFG>

@@ -176,7 +176,7 @@ static void stand_in_steps(const char *dir, char edit, const char *sed_expr)
     }
 }
 
-/* Step 3's k-tiles 16 deep instead of 8 in its --describe line: step 3's figure changes (its
+/* Step 3's k-tiles 32 deep instead of 16 in its --describe line: step 3's figure changes (its
  * b_tile and a_tile), and every other figure stays the committed one. */
 Test(figures, a_changed_constant_changes_its_figure_and_no_other, .timeout = 300)
 {
@@ -184,9 +184,9 @@ Test(figures, a_changed_constant_changes_its_figure_and_no_other, .timeout = 300
     tmpdir(dir, sizeof dir);
     cr_assert(access("./step3", X_OK) == 0, "./step3 is not built: run `make all` first");
     size_t n = count_drawable();
-    stand_in_steps(dir, '3', "s/ shapes=\\([0-9]*x[0-9]*\\)x8:/ shapes=\\1x16:/");
-    cr_assert_eq(sh(&log, dir, "\"$D/step3\" --describe | grep -q ' shapes=128x128x16:'"), 0,
-                 "the stand-in ./step3 does not say 16-deep k-tiles:\n%s", log);
+    stand_in_steps(dir, '3', "s/ shapes=\\([0-9]*x[0-9]*\\)x16:/ shapes=\\1x32:/");
+    cr_assert_eq(sh(&log, dir, "\"$D/step3\" --describe | grep -q ' shapes=128x128x32:'"), 0,
+                 "the stand-in ./step3 does not say 32-deep k-tiles:\n%s", log);
     free(log);
     int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\"");
     cr_assert_eq(rc, 0, "figures.py exited %d:\n%s", rc, log);

@@ -228,12 +228,12 @@ typedef struct {
 
 static const kernel_case KERNEL_CASES[] = {
     {"./step3", 2047, 2050, 1001, "128x128 tiles of 8x8 a thread"},
-    {"./step3", 65, 130, 33, "32x64 tiles of 4x4 a thread"},
+    {"./step3", 65, 130, 33, "64x128 tiles of 8x8 a thread"},
     {"./step4", 2047, 2052, 1004, "128x128 tiles, 16-byte loads"},
     {"./step4", 2047, 2050, 1004, "128x128 tiles, 4-byte loads"},   /* N not a multiple of 4 */
     {"./step4", 2047, 2052, 1001, "128x128 tiles, 4-byte loads"},   /* K not a multiple of 4 */
-    {"./step4", 65, 132, 36, "64x64 tiles, 16-byte loads"},
-    {"./step4", 65, 132, 35, "64x64 tiles, 4-byte loads"},
+    {"./step4", 65, 132, 36, "64x128 tiles, 16-byte loads"},
+    {"./step4", 65, 132, 35, "64x128 tiles, 4-byte loads"},
     {"./step5", 2047, 2052, 1001, "128x128 tiles, B copied and C stored in 16-byte pieces"},
     {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
     {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
