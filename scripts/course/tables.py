@@ -61,19 +61,31 @@ def results_table(rows, source, _):
 
 
 def step_table(rows, source, step_dir):
-    mine = [r for r in rows if step_no(r["step"]) == step_no(step_dir) and not r.get("variant")]
+    """A step's own table: its time, GFLOPS and ratio to cuBLAS at each size, beside the step before it as built,
+    from the same run (the speed-up is the step's idea, measured), where that step ran too."""
+    no = step_no(step_dir)
+    mine = [r for r in rows if step_no(r["step"]) == no and not r.get("variant")]
     if not mine:
         return None
+    before = [r for r in rows if step_no(r["step"]) == no - 1 and not r.get("variant")]
     ms = lambda t: f"{t:.3f}" if t < 1 else f"{t:.2f}" if t < 100 else f"{t:.1f}"
-    out = ["| M = N = K | time, ms (median) | GFLOPS | cuBLAS GFLOPS | ratio to cuBLAS | verdict |",
-           "|-----:|-----:|-----:|-----:|-----:|:-----|"]
+    prev_head = f" step {no - 1} GFLOPS | × step {no - 1} |" if before else ""
+    out = [f"| M = N = K | time, ms (median) | GFLOPS |{prev_head} cuBLAS GFLOPS | ratio to cuBLAS | verdict |",
+           "|-----:|-----:|-----:|" + ("-----:|-----:|" if before else "") + "-----:|-----:|:-----|"]
     for s, r in ((s, find(mine, size=s)) for s in STEP_SIZES):
         cublas = g0(r["cublas_gflops"]) if r and positive(r["cublas_gflops"]) else "–"
-        out.append(f"| {s} | – | – | – | – | not run |" if not r else
-                   f"| {s} | {ms(float(r['median_ms']))} | {g0(r['gflops'])} | {cublas} | {ratio_text(r['ratio'])} | {r['verdict']} |"
-                   if r["ok"] else f"| {s} | – | – | {cublas} | – | {r['verdict']} |")
-    return out + ["", f"{mine[0]['step']}, M = N = K, FP32: measured on {identity(mine)}; GFLOPS = 2·M·N·K / median time, "
-                  f"and cuBLAS timed in the same run. Written by `make table` from {source}."]
+        prev = ""
+        if before:
+            b = find(before, size=s)
+            b_ok = b and b["ok"] and positive(b["gflops"])
+            speedup = f"{float(r['gflops']) / float(b['gflops']):.2f}×" if b_ok and r and r["ok"] else "–"
+            prev = f" {g0(b['gflops']) if b_ok else '–'} | {speedup} |"
+        out.append(f"| {s} | – | – |{prev} – | – | not run |" if not r else
+                   f"| {s} | {ms(float(r['median_ms']))} | {g0(r['gflops'])} |{prev} {cublas} | {ratio_text(r['ratio'])} | {r['verdict']} |"
+                   if r["ok"] else f"| {s} | – | – |{prev} {cublas} | – | {r['verdict']} |")
+    against = f", beside {before[0]['step']} (the step before, as built) from the same run" if before else ""
+    return out + ["", f"{mine[0]['step']}, M = N = K, FP32{against}: measured on {identity(mine + before)}; GFLOPS = "
+                  f"2·M·N·K / median time, and cuBLAS timed in the same run. Written by `make table` from {source}."]
 
 
 def sweep_table(rows, source, _=None):
