@@ -936,6 +936,32 @@ Test(tools, every_quoted_code_block_is_in_the_steps_sources)
     rm_rf(dir);
 }
 
+/* A number in a lesson's prose that comes from a measured file is registered in
+ * plots/prose_numbers.csv, and it is what the file gives; a changed number, in the lesson or
+ * in its file, is caught (in a scratch copy of both). */
+Test(tools, every_registered_prose_number_is_what_its_file_gives)
+{
+    char *log;
+    int rc = sh(&log, NULL, "python3 scripts/course numbers plots/prose_numbers.csv");
+    cr_expect_eq(rc, 0, "a lesson's number drifted from its file:\n%s", log);
+    free(log);
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "cp -r README.md docs step0_naive plots \"$D/\" && "
+                      "sed -i 's/ is 69 times faster/ is 70 times faster/' \"$D/step0_naive/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course numbers plots/prose_numbers.csv --root \"$D\"");
+    cr_expect(rc == 1 && strstr(log, "step0_naive/README.md (registry line 11): the lesson no longer says \"is 69 times"),
+              "a changed number in a lesson passed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "cp step0_naive/README.md \"$D/step0_naive/\" && "
+                      "sed -i '/^step0_naive,1024,/s/,4\\.386736,/,4.5,/' \"$D/plots/results.csv\"");
+    rc = sh(&log, dir, "python3 scripts/course numbers plots/prose_numbers.csv --root \"$D\"");
+    cr_expect(rc == 1 && strstr(log, "\"At 1024 the kernel takes 4.39 ms\" says 4.39, but plots/results.csv gives 4.50"),
+              "a changed measurement passed:\n%s", log);
+    free(log);
+    rm_rf(dir);
+}
+
 /* What make sweep and make ablation rely on: --describe names the stage range that --stages
  * takes, for every built step, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)

@@ -24,6 +24,7 @@ COMMANDS = {
     "profile-runs": (profiles.cmd_profile_runs, "out runs+", "each RUN profiled at each size: a table and reports into OUT"),
     "quotes": (lint.cmd_quotes, "readmes+", "every ```cuda block of the lessons is in its step's sources"),
     "evidence": (lint.cmd_evidence, "readmes+", "each lesson's evidence folder: every file cited, well named, at most 12"),
+    "numbers": (lint.cmd_numbers, "registry", "each number a lesson's prose takes from a measured file is what the file gives"),
     "diff": (lint.cmd_diff, "", "what step N changed in its kernel file"),
 }
 
@@ -59,6 +60,7 @@ def parser():
     cmd["profile-runs"].add_argument("--sizes", default="1024 4096")
     for name in ("profile", "profile-runs"):
         cmd[name].add_argument("--ncu", default="ncu")
+    cmd["numbers"].add_argument("--root", default=".", help="the folder the registry's lesson and source paths are in")
     cmd["diff"].add_argument("step", type=int)
     cmd["diff"].add_argument("--code", action="store_true", help="leave the comments of both files out")
     return ap

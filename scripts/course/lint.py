@@ -1,9 +1,10 @@
-"""What the lessons show, checked against the code, and a step's change shown: every quoted block is in the
-step's sources (quotes), every evidence file cited and well named (evidence), a step's diff (make diff)."""
-import difflib, glob, os, re
+"""What the lessons show, checked against the code and the measurements, and a step's change shown: every quoted
+block is in the step's sources (quotes), every evidence file cited and well named (evidence), every registered number
+in the prose what its file gives (numbers), a step's diff (make diff)."""
+import csv, difflib, glob, os, re
 
 from . import Fail
-from .results import step_no
+from .results import find, read_results, step_no
 
 
 def cmd_quotes(a):
@@ -94,3 +95,48 @@ def cmd_diff(a):
     if a.code:
         old, new = code_only(old), code_only(new)
     print("\n".join(unified_ignoring_indentation(old, new, found[n - 1] + label, found[n] + label)))
+
+
+def measured(source, root):
+    """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
+    the peak measured beside it. step is a step's name as the tables give it: "step6_unroll (core)"."""
+    path = os.path.join(root, source)
+    if os.path.basename(source) == "peak.csv":
+        return {"peak": lambda field: float(next(csv.DictReader(open(path)))[field])}
+    rows = read_results(path)
+
+    def field(name):
+        def get(step, size):
+            r = find(rows, step=step, size=size)
+            if not r:
+                raise Fail(f"{source} has no run of {step} at {size}", 1)
+            return float(r[name])
+        return get
+    return {name: field(column) for name, column in
+            (("gflops", "gflops"), ("ms", "median_ms"), ("ratio", "ratio"), ("cublas", "cublas_gflops"))}
+
+
+def cmd_numbers(a):
+    """Each number the registry lists in a lesson's prose is still there, in its words, and still what its source
+    file gives: `words` must appear in `lesson`, and `value` (an expression over the source's runs), written with
+    `format`, must be `number`."""
+    bad, checked = [], 0
+    for line, row in enumerate(csv.DictReader(open(a.registry)), 2):
+        where = f"{row['lesson']} (registry line {line})"
+        if row["number"] not in row["words"]:
+            bad.append(f"{where}: the words \"{row['words']}\" do not hold the number {row['number']}")
+        elif row["words"] not in open(os.path.join(a.root, row["lesson"])).read():
+            bad.append(f"{where}: the lesson no longer says \"{row['words']}\"")
+        else:
+            names = dict(measured(row["source"], a.root), __builtins__={"min": min, "max": max})
+            try:
+                got = row["format"].format(eval(row["value"], names))
+            except (ArithmeticError, LookupError, NameError, SyntaxError, TypeError, ValueError) as e:
+                got = f"no number: {type(e).__name__}: {e}"
+            if got != row["number"]:
+                bad.append(f"{where}: \"{row['words']}\" says {row['number']}, but {row['source']} gives {got} "
+                           f"({row['value']})")
+        checked += 1
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"numbers: {checked} numbers in the lessons' prose, each what its file gives")
