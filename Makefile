@@ -240,7 +240,7 @@ help:
 	@echo "make test           the Criterion suite (GPU tests skip without a GPU)"
 	@echo "make memcheck       compute-sanitizer memcheck on every step at $(SAN_SIZE)"
 	@echo "make sanitize       memcheck, racecheck and synccheck on every step"
-	@echo "make plots          (GPU) every step at every size: plots/results.csv, then the charts"
+	@echo "make plots          (GPU) every step at every size (plots/results.csv), the sweep, the ablation and the track in the same run, then the charts"
 	@echo "make chart          the charts from plots/results.csv and plots/peak.csv (no GPU)"
 	@echo "make figures        each lesson's figure (.svg, .png) from the steps' --describe (no GPU)"
 	@echo "make table          the measured tables into docs/measurements.md and the lessons"

@@ -5,8 +5,10 @@
 # (gnuplot). The track's own targets (make track-ablation, track-shapes, plan-costs, plan-check)
 # are in its track.mk, beside it (step6_unroll/going_further).
 #
-#   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU: every step at every size,
-#                                 plots/results.csv, then the charts (where gnuplot is)
+#   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU, in one run: every step at
+#                                 every size (plots/results.csv), then every other table a lesson
+#                                 shows (PLOTS_ALSO: the sweep, the ablation, the track and its
+#                                 shapes), then the charts (where gnuplot is)
 #   make results                  the runs and plots/results.csv only
 #   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
@@ -74,9 +76,12 @@ results: $(BUILT_STEPS) fma_peak left-out
 	  { rm -f '$(PEAK_CSV).tmp'; echo "results: ./fma_peak failed: $(PEAK_CSV) left as it was" >&2; }
 	@$(COURSE) run '$(RESULTS)' $(PLOT_STEPS) --sizes '$(SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
 
-# The GPU machine may have no gnuplot, nor a way to install it: then the CSV is the result,
-# drawn elsewhere.
+# Every table the lessons show comes from one run of make plots, on one GPU at one commit: the
+# steps, then the runs of the other tables (PLOTS_ALSO= runs the steps alone). The GPU machine
+# may have no gnuplot, nor a way to install it: then the CSVs are the result, drawn elsewhere.
+PLOTS_ALSO = sweep ablation track-ablation track-shapes
 plots: results
+	@$(foreach t,$(PLOTS_ALSO),$(MAKE) --no-print-directory $(t) &&) true
 	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
 	@$(CHART) '$(RESULTS)' '$(OUT)' $(PLOT_CHARTS) --optional plots
 
