@@ -99,17 +99,19 @@ def cmd_diff(a):
 
 def measured(source, root):
     """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
-    the peak measured beside it. step is a step's name as the tables give it: "step6_unroll (core)"."""
+    the peak measured beside it. step is a step's name as the tables give it ("step6_unroll (core)"); size is M = N
+    = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv)."""
     path = os.path.join(root, source)
     if os.path.basename(source) == "peak.csv":
         return {"peak": lambda field: float(next(csv.DictReader(open(path)))[field])}
     rows = read_results(path)
 
     def field(name):
-        def get(step, size):
-            r = find(rows, step=step, size=size)
+        def get(step, size, stages=None):
+            shape = dict(zip("mnk", str(size).split("x"))) if isinstance(size, str) else {"size": size}
+            r = find(rows, step=step, **shape, **({"stages": stages} if stages is not None else {}))
             if not r:
-                raise Fail(f"{source} has no run of {step} at {size}", 1)
+                raise Fail(f"{source} has no run of {step} at {size}" + (f", {stages} stages" if stages else ""), 1)
             return float(r[name])
         return get
     return {name: field(column) for name, column in
