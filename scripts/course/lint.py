@@ -97,11 +97,23 @@ def cmd_diff(a):
     print("\n".join(unified_ignoring_indentation(old, new, found[n - 1] + label, found[n] + label)))
 
 
+def found(text, pattern, source):
+    """The number that pattern's first group matches in text (commas as thousands separators allowed)."""
+    m = re.search(pattern, text, re.M)
+    if not m:
+        raise Fail(f"{source}: nothing matches {pattern}", 1)
+    return float(m[1].replace(",", ""))
+
+
 def measured(source, root):
     """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
     the peak measured beside it. step is a step's name as the tables give it ("step6_unroll (core)"); size is M = N
-    = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv)."""
+    = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv). A
+    source that is not a CSV (plots/sass-summary.txt, a profile, an evidence log) gives text(PATTERN): the number
+    its regular expression's first group matches."""
     path = os.path.join(root, source)
+    if not source.endswith(".csv"):   # a text file (a SASS summary, a profile, a log): a figure found in it
+        return {"text": lambda pattern: found(open(path).read(), pattern, source)}
     if os.path.basename(source) == "peak.csv":
         return {"peak": lambda field: float(next(csv.DictReader(open(path)))[field])}
     rows = read_results(path)
