@@ -36,7 +36,11 @@ def cmd_evidence(a):
         if os.path.basename(os.path.dirname(os.path.abspath(readme))) == "evidence":
             continue   # an evidence folder's own index, not a lesson
         folder = os.path.join(os.path.dirname(readme) or ".", "evidence")
-        cited = set(re.findall(r"evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])", open(readme).read()))
+        # evidence/NAME is this lesson's own, and so is FOLDER/evidence/NAME for its own folder; another folder's
+        # (../step6_unroll/evidence/NAME) is that lesson's to hold
+        own = os.path.basename(os.path.dirname(os.path.abspath(readme)))
+        cited = {name for folder, name in re.findall(r"(?:([\w.-]+)/)?evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])",
+                                                     open(readme).read()) if folder in ("", own)}
         files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         checked += len(files)
         if len(files) > MAX_EVIDENCE:
@@ -137,7 +141,10 @@ def cmd_numbers(a):
     bad, checked = [], 0
     for line, row in enumerate(csv.DictReader(open(a.registry)), 2):
         where = f"{row['lesson']} (registry line {line})"
-        if row["number"] not in row["words"]:
+        missing = [f for f in (row["lesson"], row["source"]) if not os.path.exists(os.path.join(a.root, f))]
+        if missing:
+            bad.append(f"{where}: {missing[0]} is not there")
+        elif row["number"] not in row["words"]:
             bad.append(f"{where}: the words \"{row['words']}\" do not hold the number {row['number']}")
         elif row["words"] not in open(os.path.join(a.root, row["lesson"])).read():
             bad.append(f"{where}: the lesson no longer says \"{row['words']}\"")
