@@ -31,7 +31,7 @@ CUOBJDUMP_HINT := make deps installs it, with nvdisasm, from PyPI (nvidia-cuda-c
 need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(STEPS)))' ]; then \
   echo "$(1): STEP='$(STEP)' is not a step: make $(1) STEP=N, N one of: $(patsubst step%,%,$(STEPS))" >&2; exit 2; fi
 
-.PHONY: diff sass spills profile profile-all unroll-profile
+.PHONY: diff sass spills profile profile-all unroll-profile exercise exercise-check exercise-solution
 
 diff:
 	$(call need_step,diff)
@@ -94,3 +94,27 @@ profile-all:
 	  $(COURSE) profile ./$$s '$(SIZE)' $(BUILD)/profile_$${s}_$(SIZE) --ncu '$(NCU)' || exit 1; echo; done
 	@echo "profile-all: every step at M = N = K = $(SIZE), the first launch of its kernel:"; echo
 	@$(COURSE) profile-table $(foreach s,$(BUILT_STEPS),$(BUILD)/profile_$(s)_$(SIZE).ncu.csv) | tee $(BUILD)/profile_all_$(SIZE).txt
+
+# --- doing a step: make exercise, exercise-check, exercise-solution (scripts/course/exercise.py) ---
+# The exercise of step N is its source with the regions its comments mark taken out: a TODO and an
+# #error each, so that it builds only once every TODO is written. exercises/ is the learner's, and
+# ignored by git; FORCE=1 writes an exercise over one there already.
+EXERCISES = exercises
+EXERCISE_BIN = $(BUILD)/exercises/step$(STEP)
+exercise:
+	$(call need_step,exercise)
+	@$(COURSE) exercise '$(STEP)' --out '$(EXERCISES)' $(if $(filter-out 0,$(FORCE)),--force)
+
+exercise-check:
+	$(call need_step,exercise-check)
+	@test -f '$(EXERCISES)/step$(STEP).cu' || \
+	  { echo "exercise-check: there is no $(EXERCISES)/step$(STEP).cu: make exercise STEP=$(STEP) writes it" >&2; exit 2; }
+	@$(MAKE) --no-print-directory step$(STEP) $(HARNESS_LIB)
+	@mkdir -p $(BUILD)/exercises
+	$(NVCC) $(NVFLAGS) -c '$(EXERCISES)/step$(STEP).cu' -o $(EXERCISE_BIN).o
+	$(NVCC) $(EXERCISE_BIN).o $(call step_c_objs,$(wildcard step$(STEP)_*/step$(STEP).cu)) $(HARNESS_LIB) $(LDLIBS) -o $(EXERCISE_BIN)
+	@$(COURSE) exercise-check '$(STEP)' '$(EXERCISE_BIN)' ./step$(STEP)
+
+exercise-solution:
+	$(call need_step,exercise-solution)
+	@diff -u '$(EXERCISES)/step$(STEP).cu' $(wildcard step$(STEP)_*/step$(STEP).cu) || true

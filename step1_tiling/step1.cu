@@ -21,12 +21,16 @@ static const tile_option TILE = {BM, BN, THREADS, 1, 0, 0, 0, 1, 1, 1, -1};
 __global__ void sgemm_tiled(int m, int n, int k, float alpha, const float *a, const float *b,
                             float beta, float *c)
 {
+    // exercise: this block's tile of C, and this thread's element of it: a warp on one row
+    // exercise mistake: tx and ty swapped: a warp is a column again, its loads of A 32 rows apart (PASS, but slow)
+    // exercise mistake: the tile's row and column swapped: blocks write other tiles (FAIL where M != N)
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
     int tx = threadIdx.x % BN;                // consecutive threads: consecutive columns
     int ty = threadIdx.x / BN;
     int row = tile_row + ty, col = tile_col + tx;
+    // exercise end
     if (row >= m || col >= n)
         return;
 

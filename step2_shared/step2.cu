@@ -25,6 +25,9 @@ static const tile_option TILE = {BM, BN, THREADS, 1, sizeof(float) * BK * (BM + 
 __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const float *a, const float *b, int m,
                                           int n, int k, int tile_row, int tile_col, int k0)
 {
+    // exercise: copy k-tile k0 of A and of B into a_tile and b_tile, zeros outside the matrices
+    // exercise mistake: a bounds check left out: wrong sums, or reads past the end, at shapes not a multiple of 32
+    // exercise mistake: a row of a_tile taken as BN long instead of BK (FAIL)
     for (int i = 0; i < BM * BK / THREADS; i++) {
         int e = threadIdx.x + i * THREADS;
         int r = e / BK, col = e % BK;
@@ -37,6 +40,7 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
         int kk = k0 + r, cc = tile_col + col;
         b_tile[r * BN + col] = kk < k && cc < n ? b[(size_t)kk * n + cc] : 0.0f;
     }
+    // exercise end
 }
 
 __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, const float *b,
@@ -55,6 +59,9 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
     float acc = 0.0f;
     for (int k0 = 0; k0 < k; k0 += BK) {
         load_tile(a_tile, b_tile, a, b, m, n, k, tile_row, tile_col, k0);
+        // exercise: wait for the copy, then BK steps of acc from a_tile and b_tile, then wait again
+        // exercise mistake: the first barrier left out: warps read tiles not yet copied (FAIL, not at every run)
+        // exercise mistake: the second barrier left out: the next copy overwrites tiles still read (racecheck shows it)
         __syncthreads();   // the tiles are complete before anyone reads them
 
         // A warp is one row of the tile: its reads of b_tile are 32 consecutive words
@@ -62,6 +69,7 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
         for (int p = 0; p < BK; p++)
             acc += a_tile[ty * BK + p] * b_tile[p * BN + tx];
         __syncthreads();   // everyone is done reading before the next copy overwrites
+        // exercise end
     }
 
     int row = tile_row + ty, col = tile_col + tx;

@@ -58,12 +58,16 @@ __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (
                                                const float *a_tile, const float *b_tile, int p, int a_off,
                                                int b_off)
 {
+    // exercise: this thread's TM values of A and TN of B at step p, into a_frag and b_frag
+    // exercise mistake: rows a_off + i instead of a_off + i * THREADS_M: threads overlap (FAIL)
+    // exercise mistake: a_tile read as [p][row]: in step 3 it is [row][p] (FAIL)
 #pragma unroll
     for (int i = 0; i < CFG::TM; i++)
         a_frag[i] = a_tile[(a_off + i * CFG::THREADS_M) * CFG::BK + p];
 #pragma unroll
     for (int j = 0; j < CFG::TN; j++)
         b_frag[j] = b_tile[p * CFG::BN + b_off + j * CFG::THREADS_N];
+    // exercise end
 }
 
 // The outer product of the fragments: TM * TN FMAs from TM + TN values in registers.
@@ -71,11 +75,14 @@ template <typename CFG>
 __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
                                           const float (&b_frag)[CFG::TN])
 {
+    // exercise: the outer product of the fragments: TM x TN FMAs into acc
+    // exercise mistake: acc[i][j] += a_frag[j] * b_frag[i]: the fragments swapped (FAIL)
 #pragma unroll
     for (int i = 0; i < CFG::TM; i++)
 #pragma unroll
         for (int j = 0; j < CFG::TN; j++)
             acc[i][j] += a_frag[i] * b_frag[j];
+    // exercise end
 }
 
 // C from the accumulators: alpha * (A B) + beta * C, for the elements inside C.

@@ -61,6 +61,10 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
                                           int n, int k, int tile_row, int tile_col, int k0)
 {
     constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK, THREADS = CFG::THREADS;
+    // exercise: the k-tile as float4: all loads into registers, then A down columns of a_tile, B as it is
+    // exercise mistake: A stored as in step 3 (a_tile[r * BK + col]): load_fragments reads another layout (FAIL)
+    // exercise mistake: a row of a_tile taken as BM long, the pad forgotten: every row after the first shifts (FAIL)
+    // exercise mistake: each float4 stored before the next is loaded: right, but the loads' latencies add up (slow)
     float4 a_regs[BM * BK / 4 / THREADS], b_regs[BK * BN / 4 / THREADS];
     for (int i = 0; i < BM * BK / 4 / THREADS; i++) {
         int e = threadIdx.x + i * THREADS;
@@ -82,6 +86,7 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
         int e = threadIdx.x + i * THREADS;
         *reinterpret_cast<float4 *>(&b_tile[e / (BN / 4) * BN + e % (BN / 4) * 4]) = b_regs[i];
     }
+    // exercise end
 }
 
 // The fragments of k-slice p: float4 pieces from the thread's first row a_off and first
@@ -92,6 +97,9 @@ __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (
                                                const float *a_tile, const float *b_tile, int p, int a_off,
                                                int b_off)
 {
+    // exercise: k-slice p's fragments as float4: TM / 4 pieces of A, TN / 4 of B, STRIDE_M, STRIDE_N apart
+    // exercise mistake: pieces 4 floats apart instead of STRIDE_M: threads overlap (FAIL)
+    // exercise mistake: A read down a column (a_tile[(a_off + i) * ...]): a_tile is transposed now (FAIL)
 #pragma unroll
     for (int i = 0; i < CFG::TM / 4; i++)
         *reinterpret_cast<float4 *>(&a_frag[4 * i]) =
@@ -100,6 +108,7 @@ __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (
     for (int j = 0; j < CFG::TN / 4; j++)
         *reinterpret_cast<float4 *>(&b_frag[4 * j]) =
             *reinterpret_cast<const float4 *>(&b_tile[p * CFG::BN + b_off + j * CFG::STRIDE_N]);
+    // exercise end
 }
 
 template <typename CFG>

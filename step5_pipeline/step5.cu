@@ -172,6 +172,10 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
     const float *b_read = b_stages + read * CFG::B_STAGE;
 #pragma unroll
     for (int p = 0; p < CFG::BK; p++) {
+        // exercise: last slice: wait, barrier, next tile's slice 0; else slice p + 1; at slice 0 refill stage write
+        // exercise mistake: cp_async_wait<K_PIPE_MAX - 1>: the next tile is read before it lands (FAIL, not always)
+        // exercise mistake: the barrier left out: a copy overwrites a stage still read (FAIL at random; see racecheck)
+        // exercise mistake: the fragments of slice p loaded for slice p: no overlap left (right, but slow)
         if (p == CFG::BK - 1) {
             // The next k-tile's slice 0 loads, from stage `next`, during this slice's FMAs, so
             // its copy must have landed: wait, and one barrier, which also tells that everyone
@@ -191,6 +195,7 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
                 copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
             cp_async_commit();
         }
+        // exercise end
         fma(a_frag[p % 2], b_frag[p % 2]);
     }
 }
@@ -221,6 +226,9 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
     } else {
         // PREFETCH: fill all stages but one. A group is committed even when it is empty (K
         // shorter than the pipeline), so that the group count stays exact.
+        // exercise: the prologue: copy k-tiles 0 .. K_PIPE_MAX - 2, a group each, wait for tile 0, load its slice 0
+        // exercise mistake: a group committed only when there is a tile: the wait counts groups (FAIL at K = 7)
+        // exercise mistake: no barrier after the wait: others' copies of tile 0 may not be there (FAIL, not always)
 #pragma unroll
         for (int s = 0; s < K_PIPE_MAX - 1; s++) {
             if (s < k_tile_count)
@@ -230,6 +238,7 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
         cp_async_wait<K_PIPE_MAX - 2>();   // k-tile 0 has landed, for everyone after the barrier
         __syncthreads();
         load_fragments<CFG>(a_frag[0], b_frag[0], a_stages, b_stages, 0, a_off, b_off);
+        // exercise end
 
         // PIPELINED MAIN LOOP: the stages step round the ring.
         int smem_pipe_read = 0;                 // the stage holding k-tile k_tile

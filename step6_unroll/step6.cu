@@ -232,6 +232,10 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
             // PIPELINED MAIN LOOP, unrolled: K_PIPE_MAX k-tiles a trip. In the body for `pipe`,
             // the stages read, refilled and next are constants; a k-tile count that is not a
             // multiple of K_PIPE_MAX leaves the loop early.
+            // exercise: the main loop K_PIPE_MAX k-tiles a trip, unrolled: each body's stages constants
+            // exercise mistake: the stage refilled taken as pipe + 1: slice 0 comes from it next (FAIL)
+            // exercise mistake: the trip not cut at k_tile_count: tiles past K's end run (FAIL)
+            // exercise mistake: #pragma unroll left out: the stages are run-time values, as in step 5 (slow)
             for (int k_tile_base = 0; k_tile_base < k_tile_count; k_tile_base += K_PIPE_MAX) {
 #pragma unroll
                 for (int pipe = 0; pipe < K_PIPE_MAX && k_tile_base + pipe < k_tile_count; pipe++) {
@@ -241,6 +245,7 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
                 }
             }
             cp_async_wait<0>();   // EPILOGUE
+            // exercise end
             return;
         }
         // PIPELINED MAIN LOOP, as in step 5: the stages step round the ring.

@@ -964,6 +964,49 @@ Test(tools, every_registered_prose_number_is_what_its_file_gives)
     rm_rf(dir);
 }
 
+/* Each step marks the lines of its idea for its exercise: regions well formed, comments alone,
+ * each of lines the step adds, and the exercise with them put back is the step. A region around
+ * a line the step before already has is caught (in a scratch pair of steps). */
+Test(tools, every_step_marks_its_idea_for_its_exercise)
+{
+    char *log;
+    int rc = sh(&log, NULL, "python3 scripts/course exercise-markers");
+    cr_expect_eq(rc, 0, "a step's exercise regions are wrong:\n%s", log);
+    free(log);
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, "mkdir \"$D/step1_x\" \"$D/step2_y\" && "
+                      "printf 'int f() { return 1; }\\n' > \"$D/step1_x/step1.cu\" && "
+                      "printf '    // exercise: the old line\\nint f() { return 1; }\\n    // exercise end\\n"
+                      "int g() { return 2; }\\n' > \"$D/step2_y/step2.cu\"");
+    rc = sh(&log, dir, "R=$PWD && cd \"$D\" && python3 \"$R/scripts/course\" exercise-markers");
+    cr_expect(rc == 1 && strstr(log, "step2_y/step2.cu:1 (the old line): the region holds lines step 1 has already"),
+              "a region of an earlier step's line passed:\n%s", log);
+    free(log);
+    rm_rf(dir);
+}
+
+/* make exercise writes a step with the lines of its idea taken out: the file does not build
+ * until each TODO is written (the compiler stops at its #error, which names it), and it is
+ * not written over a learner's work without FORCE=1. */
+Test(tools, an_exercise_does_not_build_until_its_todos_are_written, .timeout = 120)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    int rc = sh(&log, dir, MAKE "exercise STEP=3 EXERCISES=\"$D\"");
+    cr_expect(rc == 0 && strstr(log, "TODO(step 3): this thread's TM values of A and TN of B at step p"),
+              "make exercise STEP=3 did not name its TODOs:\n%s", log);
+    free(log);
+    rc = sh(&log, dir, "nvcc -std=c++17 -E \"$D/step3.cu\" -o /dev/null");
+    cr_expect(rc != 0 && strstr(log, "#error \"TODO(step 3): this thread's TM values"),
+              "the exercise as written got past the preprocessor:\n%s", log);
+    free(log);
+    rc = sh(&log, dir, MAKE "exercise STEP=3 EXERCISES=\"$D\"");
+    cr_expect(rc == 2 && strstr(log, "FORCE=1 writes it again"), "make exercise wrote over an exercise:\n%s", log);
+    free(log);
+    rm_rf(dir);
+}
+
 /* What make sweep and make ablation rely on: --describe names the stage range that --stages
  * takes, for every built step, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)

@@ -5,7 +5,7 @@ import argparse, os, sys
 if not __package__:   # run as a folder (python3 scripts/course): import the package from the folder above
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from course import charts, lint, main, profiles, runs, sass, tables
+from course import charts, exercise, lint, main, profiles, runs, sass, tables
 
 # Every command: the function that does it (given the parsed arguments), its positional arguments in order
 # (NAME+: one or more, NAME*: any number; its options are in parser() below), and what it does.
@@ -26,6 +26,9 @@ COMMANDS = {
     "evidence": (lint.cmd_evidence, "readmes+", "each lesson's evidence folder: every file cited, well named, at most 12"),
     "numbers": (lint.cmd_numbers, "registry", "each number a lesson's prose takes from a measured file is what the file gives"),
     "diff": (lint.cmd_diff, "", "what step N changed in its kernel file"),
+    "exercise": (exercise.cmd_exercise, "", "step N's exercise: its source with the regions of its idea taken out"),
+    "exercise-markers": (exercise.cmd_exercise_markers, "", "every step's exercise regions: well formed, and lines it adds"),
+    "exercise-check": (exercise.cmd_exercise_check, "", "a learner's step N at awkward shapes, then its speed"),
 }
 
 
@@ -62,6 +65,12 @@ def parser():
         cmd[name].add_argument("--ncu", default="ncu")
     cmd["numbers"].add_argument("--root", default=".", help="the folder the registry's lesson and source paths are in")
     cmd["diff"].add_argument("step", type=int)
+    for name in ("exercise", "exercise-check"):
+        cmd[name].add_argument("step", type=int)
+    cmd["exercise-check"].add_argument("binary", help="the learner's step, built")
+    cmd["exercise-check"].add_argument("step_binary", help="the step's own, built")
+    cmd["exercise"].add_argument("--out", default="exercises")
+    cmd["exercise"].add_argument("--force", action="store_true", help="write over an exercise there already")
     cmd["diff"].add_argument("--code", action="store_true", help="leave the comments of both files out")
     return ap
 

@@ -7,13 +7,23 @@ from . import Fail
 from .results import find, read_results, step_no
 
 
+# The comments that mark the lines of a step's idea for its exercise (make exercise, exercise.py).
+EXERCISE_MARK = re.compile(r"^\s*// exercise(: .+| mistake: .+| end)$")
+
+
+def without_exercise_marks(text):
+    return "\n".join(line for line in text.split("\n") if not EXERCISE_MARK.match(line))
+
+
 def cmd_quotes(a):
     """Every ```cuda block of each lesson appears, line for line, in its step's sources (stepN.cu and the
-    headers beside it): a lesson quotes code, it never paraphrases it."""
+    headers beside it, without the comments that mark its exercise): a lesson quotes code, it never paraphrases
+    it."""
     bad = []
     for readme in a.readmes:
         folder = os.path.dirname(readme) or "."
-        sources = "".join(open(f).read() + "\n" for f in sorted(glob.glob(f"{folder}/*.cu") + glob.glob(f"{folder}/*.cuh")))
+        sources = "".join(without_exercise_marks(open(f).read()) + "\n"
+                          for f in sorted(glob.glob(f"{folder}/*.cu") + glob.glob(f"{folder}/*.cuh")))
         for no, block in enumerate(re.findall(r"```cuda\n(.*?)```", open(readme).read(), re.S), 1):
             if block not in sources:
                 first = block.split("\n")[0].strip()

@@ -1,0 +1,167 @@
+"""A step to do, not only to read (make exercise, exercise-check): the lines of a step's idea are marked in its own
+source, so the exercise and the step cannot drift.
+
+    // exercise: what these lines do, as a hint
+    // exercise mistake: a likely mistake here, and what the check then shows (any number of these lines)
+    ...the lines of the idea...
+    // exercise end
+
+make exercise STEP=N writes exercises/stepN.cu, the step with each marked region replaced by a TODO and an
+#error naming it, so that the file builds only once every TODO is done. make exercise-check builds it and runs it
+beside the step."""
+import csv, glob, io, os, re, subprocess
+
+from . import Fail
+from .lint import code_only, unified_ignoring_indentation
+from .results import step_no
+
+OPEN, MISTAKE, CLOSE = re.compile(r"^(\s*)// exercise: (.+)$"), re.compile(r"^\s*// exercise mistake: (.+)$"), \
+    re.compile(r"^\s*// exercise end$")
+# The check: awkward shapes in one process (odd, prime, N % 4 != 0, K below a k-tile, beta not 0, integer inputs
+# where equality is demanded), then the speed beside the step's own kernel.
+CHECK_SHAPES = ["129 127 33 --beta 0.5 --inputs integers", "131 257 7 --beta 0.5", "1 1 1", "64 64 64",
+                "257 130 1001 --inputs integers", "2047 2050 1001 --beta 0.5", "1024 1024 1024"]
+SPEED_SIZES = [1024, 4096]
+
+
+def step_source(n):
+    found = sorted(glob.glob(f"step{n}_*/step{n}.cu"))
+    if not found:
+        raise Fail(f"there is no step {n} (no step{n}_*/step{n}.cu)")
+    return found[0]
+
+
+def regions(path):
+    """The marked regions of a step's source: (first line, last line, indentation, hint, mistakes), 0-based lines
+    of the markers themselves; Fail when a marker is out of place."""
+    out, current = [], None
+    for no, line in enumerate(open(path).read().split("\n")):
+        opened, closed, mistake = OPEN.match(line), CLOSE.match(line), MISTAKE.match(line)
+        if opened:
+            if current:
+                raise Fail(f"{path}:{no + 1}: an exercise region opens inside the one opened at line {current[0] + 1}", 1)
+            current = [no, None, opened[1], opened[2], []]
+        elif mistake and current:
+            current[4].append(mistake[1])
+        elif closed:
+            if not current:
+                raise Fail(f"{path}:{no + 1}: '// exercise end' closes no region", 1)
+            current[1] = no
+            out.append(tuple(current))
+            current = None
+    if current:
+        raise Fail(f"{path}:{current[0] + 1}: an exercise region is never closed", 1)
+    if not out:
+        raise Fail(f"{path} marks no exercise region ('// exercise: HINT' ... '// exercise end')", 1)
+    return out
+
+
+def exercise_text(n, path, out_dir):
+    """The step's source with its regions taken out, and its includes pointing back at the step's folder."""
+    lines, step_dir = open(path).read().split("\n"), os.path.dirname(path)
+    marked = regions(path)
+    keep, at = [], 0
+    for first, last, indent, hint, _ in marked:
+        keep += lines[at:first]
+        keep += [f"{indent}// TODO(step {n}): {hint}", '#error "TODO(step %d): %s"' % (n, hint.replace('"', "'"))]
+        at = last + 1
+    keep += lines[at:]
+    include = lambda m: f'#include "{os.path.relpath(os.path.join(step_dir, m[1]), out_dir)}"'
+    body = "\n".join(re.sub(r'^#include "([^"]+)"', include, line) for line in keep)
+    head = (f"/* The exercise of step {n}: {path} with the lines of its idea taken out ({len(marked)} TODO). Write\n"
+            f" * each TODO's lines in place of its #error, then: make exercise-check STEP={n}. The step's own\n"
+            f" * lines: make exercise-solution STEP={n}. */\n")
+    return head + body, marked
+
+
+def put_back(text, lines, marked):
+    """An exercise (written beside its step) with each TODO replaced by the lines it took out, less its header."""
+    out, regions_left = [], iter(marked)
+    body = text.split("\n")[3:]
+    for line in body:
+        if line.lstrip().startswith("// TODO(step "):
+            first, last, *_ = next(regions_left)
+            out += [l for l in lines[first + 1:last] if not (MISTAKE.match(l))]
+        elif not line.startswith('#error "TODO(step '):
+            out.append(line)
+    return out
+
+
+def cmd_exercise(a):
+    path = step_source(a.step)
+    os.makedirs(a.out, exist_ok=True)
+    target = os.path.join(a.out, f"step{a.step}.cu")
+    if os.path.exists(target) and not a.force:
+        raise Fail(f"{target} is there already, maybe with your work in it: FORCE=1 writes it again", 2)
+    text, marked = exercise_text(a.step, path, a.out)
+    open(target, "w").write(text)
+    print(f"exercise: wrote {target}, step {a.step} with {len(marked)} region(s) of its idea to write:")
+    for _, _, _, hint, _ in marked:
+        print(f"  TODO(step {a.step}): {hint}")
+
+
+def cmd_exercise_markers(a):
+    """Every step's regions: well formed, comments alone (the step builds unchanged without them), and each of
+    their code lines one that the step's diff adds (the idea, not what an earlier step wrote)."""
+    bad, count = [], 0
+    for path in sorted(glob.glob("step[0-9]*_*/step[0-9]*.cu")):
+        n = step_no(os.path.basename(path))
+        if n == 0:
+            continue
+        try:
+            marked = regions(path)
+        except Fail as e:
+            bad.append(str(e))
+            continue
+        lines = open(path).read().split("\n")
+        stripped = [l for l in lines if not (OPEN.match(l) or MISTAKE.match(l) or CLOSE.match(l))]
+        if code_only(stripped) != code_only(lines):
+            bad.append(f"{path}: its exercise markers are not comments alone")
+        text, _ = exercise_text(n, path, os.path.dirname(path))
+        if put_back(text, lines, marked) != stripped:
+            bad.append(f"{path}: its exercise with the step's lines put back is not the step")
+        before = code_only(open(step_source(n - 1)).read().split("\n"))
+        added = {l[1:].strip() for l in unified_ignoring_indentation(before, code_only(lines), "a", "b", 0)
+                 if l.startswith("+") and not l.startswith("+++")}
+        for first, last, _, hint, _ in marked:
+            old = [l.strip() for l in code_only(lines[first + 1:last]) if l.strip() and l.strip() not in added]
+            if old:
+                bad.append(f"{path}:{first + 1} ({hint}): the region holds lines step {n - 1} has already: {old[0]}")
+            count += 1
+    if bad:
+        raise Fail("\n".join(bad), 1)
+    print(f"exercise-markers: {count} regions, each of lines its step adds")
+
+
+def runs(binary, args):
+    """The CSV rows of one process of binary running every problem of args (joined with --then)."""
+    words = []
+    for i, problem in enumerate(args):
+        words += (["--then"] if i else []) + problem.split() + ["--csv-header" if i == 0 else "--csv"]
+    p = subprocess.run([binary] + words, capture_output=True, text=True)
+    return p.returncode, list(csv.DictReader(io.StringIO(p.stdout))), p.stderr.strip()
+
+
+def cmd_exercise_check(a):
+    path = step_source(a.step)
+    mistakes = [m for *_, ms in regions(path) for m in ms]
+    rc, rows, err = runs(a.binary, CHECK_SHAPES)
+    if rc not in (0, 1):   # not a wrong result: no GPU, a CUDA failure, a crash
+        raise Fail(f"{a.binary} could not run the check (exit {rc}): {(err.splitlines() or ['no message'])[-1]}",
+                   rc if rc in (2, 3) else 3)
+    wrong = [r for r in rows if r.get("verdict") != "PASS"]
+    if rc != 0 or wrong or len(rows) != len(CHECK_SHAPES):
+        where = ", ".join(f"{r['m']}x{r['n']}x{r['k']} {r['verdict']}" for r in wrong) or (err.splitlines() or ["no row"])[-1]
+        print(f"exercise-check: step {a.step}: FAIL ({where})")
+        print("\n".join(["What this usually means at this step:"] + [f"  - {m}" for m in mistakes]))
+        raise Fail(f"the check failed at {len(wrong) or 'some'} of {len(CHECK_SHAPES)} shapes", 1 if wrong else max(rc, 1))
+    sizes = [str(s) for s in SPEED_SIZES]
+    (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes), runs(a.step_binary, sizes)
+    if rc1 or rc2 or len(mine) != len(sizes) or len(theirs) != len(sizes):
+        raise Fail(f"the timed runs failed: {err1 or err2}", 3)
+    ratios = [float(m["gflops"]) / float(t["gflops"]) for m, t in zip(mine, theirs)]
+    print(f"exercise-check: step {a.step}: PASS at {len(CHECK_SHAPES)} shapes; speed against step {a.step}'s own "
+          f"kernel, same GPU: " + ", ".join(f"{r:.2f} at {s}" for r, s in zip(ratios, sizes)))
+    if min(ratios) < 0.9:
+        print("\n".join(["Right, but slower than the step: what that usually means here:"] +
+                        [f"  - {m}" for m in mistakes]))
