@@ -468,5 +468,5 @@ void args_print_describe(const step_info *step)
     }
     printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s commit=%s shapes=%s%s\n",
            step->name, step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit(), shapes, more);
+           step->kernel != NULL || step->tiles != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit(), shapes, more);
 }

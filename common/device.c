@@ -270,12 +270,26 @@ tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], c
 }
 
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
-                                   const char *tile_words, char *buf, size_t len)
+                                   const char *words, char *buf, size_t len)
 {
-    char stages[64] = "", blocks[96];
+    tile_plan own;
+    if (p == NULL) {
+        cudaError_t err;
+        own = harness_plan_tiles(g, options, &err);
+        if (err != cudaSuccess)
+            return "unknown (a device query failed)";
+        p = &own;
+    }
+    const tile_option *t = &options[p->tile];
+    char why[96], stages[64] = "", blocks[96];
+    if (p->tile == 0)
+        snprintf(why, sizeof why, "one or more tiles per SM");
+    else
+        snprintf(why, sizeof why, "fewer %dx%d tiles than SMs", options[0].bm, options[0].bn);
     if (p->stages && p->stages != g->stages)
         snprintf(stages, sizeof stages, ", %d stages (%d do not fit in a block)", p->stages, g->stages);
-    fit_describe_blocks(p, options[p->tile].min_blocks, blocks, sizeof blocks);
-    snprintf(buf, len, "%s%s, %s", tile_words, stages, blocks);
+    fit_describe_blocks(p, t->min_blocks, blocks, sizeof blocks);
+    snprintf(buf, len, "%dx%d tiles of %dx%d a thread (%s)%s%s%s, %s", t->bm, t->bn, t->tm, t->tn, why,
+             words ? ", " : "", words ? words : "", stages, blocks);
     return buf;
 }

@@ -255,8 +255,13 @@ static void report(harness_run *run, run_report *rep)
 {
     time_t now = time(NULL);
     strftime(run->date_utc, sizeof run->date_utc, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    rep->kernel = run->step->kernel ? run->step->kernel(&run->step_run.args, run->kernel, sizeof run->kernel)
-                                    : NULL;
+    const gemm_args *g = &run->step_run.args;
+    if (run->step->kernel)
+        rep->kernel = run->step->kernel(g, run->kernel, sizeof run->kernel);
+    else if (run->step->tiles)
+        rep->kernel = harness_describe_tiles(g, run->step->tiles, NULL, NULL, run->kernel, sizeof run->kernel);
+    else
+        rep->kernel = NULL;
     rep->commit = build_commit();
     rep->date_utc = run->date_utc;
     if (run->cfg.csv)

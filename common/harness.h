@@ -62,7 +62,8 @@ typedef struct {
     gemm_launch_fn launch;
     int max_stages;          /* 0: the step has no --stages option; else 1..max_stages */
     int default_stages;
-    gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel */
+    gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel, or when the
+                                plan of `tiles` says all there is to say */
     /* A going-further track (step 6): the names of its parts, NULL-terminated, the first
      * being the step's core ("core"). Then --track PART runs the core and the parts up to
      * PART, and --unroll yes|no forces the stage loops; by default the whole track runs.
@@ -103,14 +104,18 @@ int harness_gpu_limits(gpu_limits *gpu, cudaError_t *err);
 /* The tiles of bm x bn that cover an m x n C. */
 size_t harness_tile_count(int m, int n, int bm, int bn);
 
-/* Steps 3 to 5's plan (fit_tiles) for g on the current device; *err is the CUDA error of
- * the device's query. The kernel line's words for plan p go to buf (the tile's own words
- * first, then the stages that fit and the blocks an SM). */
+/* Steps 3 to 6's plan (fit_tiles) for g on the current device; *err is the CUDA error of
+ * the device's query. */
 tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], cudaError_t *err);
 /* The same at `stages` instead of g->stages (step 6, whose k-tiles depend on the stages). */
 tile_plan harness_plan_stages(const gemm_args *g, int stages, const tile_option options[2], cudaError_t *err);
+/* The kernel line for plan p into buf: the tile and why the plan took it ("128x128 tiles of
+ * 8x8 a thread (one or more tiles per SM)"), then the step's own words (how it moves data;
+ * NULL for none), the stages where fewer fit than asked, and the blocks an SM. p NULL: the
+ * plan harness_plan_tiles makes. A step with tiles and no kernel function gets this line
+ * with no words of its own. */
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
-                                   const char *tile_words, char *buf, size_t len);
+                                   const char *words, char *buf, size_t len);
 
 /* Lets `kernel` launch with `bytes` of dynamic shared memory (cudaFuncSetAttribute),
  * first checking them against what the device lets a block have: past it, one line on

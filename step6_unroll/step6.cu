@@ -324,16 +324,11 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
     store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
-// Past 48 KiB of shared memory a kernel must ask for it; then one launch.
-template <typename... Params, typename... Args>
-static cudaError_t launch_kernel(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
-                                 cudaStream_t stream, Args... args)
+// cp.async copies A in 4-byte pieces whatever K is: only the rows of B and C (N) must
+// be 16-byte aligned for 16-byte copies and stores.
+static bool rows_aligned(const gemm_args *g)
 {
-    cudaError_t err = harness_ask_smem((const void *)kernel, smem);
-    if (err != cudaSuccess)
-        return err;
-    kernel<<<(unsigned)blocks, threads, smem, stream>>>(args...);
-    return cudaGetLastError();
+    return g->n % 4 == 0;
 }
 
 // Unrolled at 3 stages, where the unrolled loop fits (README: "What fits"), unless --unroll
@@ -343,24 +338,26 @@ static bool unrolls(const gemm_args *g, int stages)
     return stages > 1 && (g->unroll == UNROLL_AS_PLANNED ? stages == 3 : g->unroll == UNROLL_YES);
 }
 
+// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 28 KiB of
+// code, where 3 x 16 would be 55 KiB (README: "What fits").
+template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
+
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
 {
     unsigned tiles = (unsigned)harness_tile_count(g->m, g->n, CFG::BM, CFG::BN);
     size_t smem = K_PIPE_MAX * (CFG::A_STAGE + CFG::B_STAGE) * sizeof(float);
-    // B's and C's rows 16-byte aligned: 16-byte copies and stores.
-    auto kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true> : sgemm_pipelined<CFG, K_PIPE_MAX, false>;
+    auto kernel = rows_aligned(g) ? sgemm_pipelined<CFG, K_PIPE_MAX, true> : sgemm_pipelined<CFG, K_PIPE_MAX, false>;
     if constexpr (K_PIPE_MAX > 1)   // one stage has no ring to unroll
         if (unrolls(g, K_PIPE_MAX))
-            kernel = g->n % 4 == 0 ? sgemm_pipelined<CFG, K_PIPE_MAX, true, true>
-                                   : sgemm_pipelined<CFG, K_PIPE_MAX, false, true>;
-    return launch_kernel(kernel, tiles, CFG::THREADS, smem, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta,
-                         g->c);
+            kernel = rows_aligned(g) ? sgemm_pipelined<CFG, K_PIPE_MAX, true, true>
+                                     : sgemm_pipelined<CFG, K_PIPE_MAX, false, true>;
+    cudaError_t err = harness_ask_smem((const void *)kernel, smem);   // past 48 KiB a kernel must ask
+    if (err == cudaSuccess)
+        kernel<<<tiles, CFG::THREADS, smem, stream>>>(g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
+    return err == cudaSuccess ? cudaGetLastError() : err;
 }
 
-// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 28 KiB of
-// code, where 3 x 16 would be 55 KiB (README: "What fits").
-template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
 // The stages the plan gives: those asked for, unless a block cannot hold them.
 template <typename CFG>
 static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t stream)
@@ -404,13 +401,8 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     tile_plan p = plan_tiles(g, &err);
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
-    const char *words;
-    if (p.tile == 0)
-        words = g->n % 4 == 0 ? "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
-                              : "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
-    else
-        words = g->n % 4 == 0 ? "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"
-                              : "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)";
+    const char *words = rows_aligned(g) ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"
+                                        : "B copied and C stored in 4-byte pieces (N not a multiple of 4)";
     char loop[192];
     snprintf(loop, sizeof loop, "%s, k-tiles %d deep, %s", words, p.stages == 3 ? 8 : 16,
              unrolls(g, p.stages) ? "the stage loop unrolled" : "step 5's loop");

@@ -220,6 +220,10 @@ ParameterizedTest(gpu_param *p, gpu, nan_and_inf_propagate, .timeout = 600)
  * least as many of them as SMs: 2047 x 2050 makes 272, more than any GPU has SMs today;
  * 65 x 130 makes 2. Edges stay awkward: K is not a multiple of the k-tile, M not of the
  * tile. */
+/* How the kernel line of steps 3 to 6 opens: the plan's tile and why it took it. */
+#define LARGE_TILE "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
+#define SMALL_TILE "64x128 tiles of 8x8 a thread (fewer 128x128 tiles than SMs)"
+
 typedef struct {
     const char *step;
     int m, n, k;
@@ -227,17 +231,17 @@ typedef struct {
 } kernel_case;
 
 static const kernel_case KERNEL_CASES[] = {
-    {"./step3", 2047, 2050, 1001, "128x128 tiles of 8x8 a thread"},
-    {"./step3", 65, 130, 33, "64x128 tiles of 8x8 a thread"},
-    {"./step4", 2047, 2052, 1004, "128x128 tiles, 16-byte loads"},
-    {"./step4", 2047, 2050, 1004, "128x128 tiles, 4-byte loads"},   /* N not a multiple of 4 */
-    {"./step4", 2047, 2052, 1001, "128x128 tiles, 4-byte loads"},   /* K not a multiple of 4 */
-    {"./step4", 65, 132, 36, "64x128 tiles, 16-byte loads"},
-    {"./step4", 65, 132, 35, "64x128 tiles, 4-byte loads"},
-    {"./step5", 2047, 2052, 1001, "128x128 tiles, B copied and C stored in 16-byte pieces"},
-    {"./step5", 2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces"},
-    {"./step5", 65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces"},
-    {"./step5", 65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces"},
+    {"./step3", 2047, 2050, 1001, LARGE_TILE},
+    {"./step3", 65, 130, 33, SMALL_TILE},
+    {"./step4", 2047, 2052, 1004, LARGE_TILE ", 16-byte loads"},
+    {"./step4", 2047, 2050, 1004, LARGE_TILE ", 4-byte loads"},   /* N not a multiple of 4 */
+    {"./step4", 2047, 2052, 1001, LARGE_TILE ", 4-byte loads"},   /* K not a multiple of 4 */
+    {"./step4", 65, 132, 36, SMALL_TILE ", 16-byte loads"},
+    {"./step4", 65, 132, 35, SMALL_TILE ", 4-byte loads"},
+    {"./step5", 2047, 2052, 1001, LARGE_TILE ", B copied and C stored in 16-byte pieces"},
+    {"./step5", 2047, 2050, 1001, LARGE_TILE ", B copied and C stored in 4-byte pieces"},
+    {"./step5", 65, 132, 33, SMALL_TILE ", B copied and C stored in 16-byte pieces"},
+    {"./step5", 65, 130, 33, SMALL_TILE ", B copied and C stored in 4-byte pieces"},
 };
 enum { N_KERNEL_CASES = sizeof KERNEL_CASES / sizeof KERNEL_CASES[0] };
 
@@ -432,10 +436,10 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
         int m, n, k;
         const char *tile;
     } shapes[] = {
-        {2047, 2052, 1001, "128x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"},
-        {2047, 2050, 1001, "128x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
-        {65, 132, 33, "64x128 tiles, B copied and C stored in 16-byte pieces (N a multiple of 4)"},
-        {65, 130, 33, "64x128 tiles, B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
+        {2047, 2052, 1001, LARGE_TILE ", B copied and C stored in 16-byte pieces (N a multiple of 4)"},
+        {2047, 2050, 1001, LARGE_TILE ", B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
+        {65, 132, 33, SMALL_TILE ", B copied and C stored in 16-byte pieces (N a multiple of 4)"},
+        {65, 130, 33, SMALL_TILE ", B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
     };
     char why[256];
     require_step6();
@@ -679,7 +683,7 @@ static void seq_add(sequence *s, const char *arg)
     s->used += len;
 }
 
-/* One problem: m x n x k at `stages`, candidate `plan` (NULL: the plan's choice), and either
+/* One problem: m x n x k at `stages` (0: no --stages), candidate `plan` (NULL: the plan's choice), and either
  * integer inputs with alpha = beta = 1 (exact: equal to cuBLAS's), or random ones with beta 0
  * or the shape's alpha and beta (shape_scalars). */
 typedef enum { INTEGERS_BETA_1, RANDOM_BETA_0, RANDOM_SCALARS, INPUT_KINDS } input_mix;
@@ -694,9 +698,13 @@ static void seq_problem(sequence *s, int m, int n, int k, int stages, const char
     snprintf(st, sizeof st, "%d", stages);
     if (s->problems++ > 0)
         seq_add(s, "--then");
-    const char *args[] = {text[0], text[1], text[2], "--reps", "1", "--warmup", "0", "--stages", st, "--seed", seed};
+    const char *args[] = {text[0], text[1], text[2], "--reps", "1", "--warmup", "0", "--seed", seed};
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
         seq_add(s, args[i]);
+    if (stages > 0) {
+        seq_add(s, "--stages");
+        seq_add(s, st);
+    }
     if (plan) {
         seq_add(s, "--plan");
         seq_add(s, plan);
@@ -710,8 +718,9 @@ static void seq_problem(sequence *s, int m, int n, int k, int stages, const char
 }
 
 /* Runs the sequence and expects exit 0 and, for every problem, PASS on the check, the repeat
- * and the guards; a failure names the first few problems that failed, with their reports. */
-static void expect_sequence_passes(sequence *s, const char *what)
+ * and the guards; a failure names the first few problems that failed, with their reports
+ * (each starts at `report`, the step's name and a colon). */
+static void expect_sequence_passes(sequence *s, const char *report, const char *what)
 {
     proc_result r;
     char st[64];
@@ -724,8 +733,8 @@ static void expect_sequence_passes(sequence *s, const char *what)
     int ok = r.status == 0 && passes[0] == s->problems && passes[1] == s->problems && passes[2] == s->problems;
     if (!ok) {   /* the reports that failed: each starts at the step's name */
         int shown = 0;
-        for (const char *rep = strstr(r.out, "step6_unroll: "); rep && shown < 3; rep = strstr(rep + 1, "step6_unroll: ")) {
-            const char *end = strstr(rep + 1, "step6_unroll: ");
+        for (const char *rep = strstr(r.out, report); rep && shown < 3; rep = strstr(rep + 1, report)) {
+            const char *end = strstr(rep + 1, report);
             int len = end ? (int)(end - rep) : (int)strlen(rep);
             const char *fail = strstr(rep, "FAIL");
             if (fail && fail < rep + len && shown++ < 3)
@@ -814,7 +823,45 @@ Test(gpu, step6_launches_in_one_process_as_a_program_would, .timeout = 1800)
                                 (input_mix)(done++ % INPUT_KINDS));
                     break;
                 }
-    expect_sequence_passes(&s, "step 6, every kind of launch in turn");
+    expect_sequence_passes(&s, "step6_unroll: ", "step 6, every kind of launch in turn");
+}
+
+/* Steps 0 to 5 as a library is used: every shape of GROUPS and of the step's KERNEL_CASES
+ * (each tile and each copy width it can pick), at every stage count, in one process. The
+ * shapes come in turn (one problem of each, round after round, at stage counts 1, 2, ... by
+ * turns), so that each tile, width and stage count follows every other, and the inputs go
+ * from integers (exact) to random ones, with beta 0 and not. */
+PER_STEP_PARAMETERS(gpu, steps_launch_in_one_process_as_a_program_would)
+
+ParameterizedTest(gpu_param *p, gpu, steps_launch_in_one_process_as_a_program_would, .timeout = 900)
+{
+    char why[256], report[32], what[96];
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    if (strcmp(p->step, "./step6") == 0)
+        cr_skip_test("step 6: gpu::step6_launches_in_one_process_as_a_program_would runs its launches in turn");
+    cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
+    shape shapes[64];
+    int n_shapes = 0;
+    for (int g = 0; g < N_GROUPS; g++)
+        for (const shape *sh = GROUPS[g].shapes; sh->m && n_shapes < 64; sh++)
+            shapes[n_shapes++] = *sh;
+    for (int c = 0; c < N_KERNEL_CASES && n_shapes < 64; c++)
+        if (strcmp(KERNEL_CASES[c].step, p->step) == 0)
+            shapes[n_shapes++] = (shape){KERNEL_CASES[c].m, KERNEL_CASES[c].n, KERNEL_CASES[c].k, c % 2};
+    static sequence s;
+    s.argc = s.problems = 0, s.used = 0;
+    seq_add(&s, p->step);
+    int stage_counts = p->max_stages > 0 ? p->max_stages : 1, done = 0;
+    for (int round = 0; round < stage_counts; round++)
+        for (int i = 0; i < n_shapes; i++) {
+            int stages = p->max_stages > 0 ? 1 + (round + i) % p->max_stages : 0;
+            seq_problem(&s, shapes[i].m, shapes[i].n, shapes[i].k, stages, NULL,
+                        shapes[i].beta_zero ? RANDOM_BETA_0 : (input_mix)(done++ % INPUT_KINDS));
+        }
+    snprintf(report, sizeof report, "%s_", p->step + 2);   /* "./step3" -> "step3_" */
+    snprintf(what, sizeof what, "%s, %d shapes at %d stage count(s) in turn", p->step, n_shapes, stage_counts);
+    expect_sequence_passes(&s, report, what);
 }
 
 /* Every candidate the plan names, at every stage count, at awkward shapes, under
@@ -877,5 +924,5 @@ ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under
     }
     char what[96];
     snprintf(what, sizeof what, "memcheck, every candidate at %d x %d x %d", sh->m, sh->n, sh->k);
-    expect_sequence_passes(&s, what);
+    expect_sequence_passes(&s, "step6_unroll: ", what);
 }
