@@ -113,7 +113,7 @@ exercise-check:
 	@mkdir -p $(BUILD)/exercises
 	$(NVCC) $(NVFLAGS) -c '$(EXERCISES)/step$(STEP).cu' -o $(EXERCISE_BIN).o
 	$(NVCC) $(EXERCISE_BIN).o $(call step_c_objs,$(wildcard step$(STEP)_*/step$(STEP).cu)) $(HARNESS_LIB) $(LDLIBS) -o $(EXERCISE_BIN)
-	@$(COURSE) exercise-check '$(STEP)' '$(EXERCISE_BIN)' ./step$(STEP)
+	@$(COURSE) exercise-check '$(STEP)' '$(EXERCISE_BIN)' ./step$(STEP) --source '$(EXERCISES)/step$(STEP).cu'
 
 exercise-solution:
 	$(call need_step,exercise-solution)

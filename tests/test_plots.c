@@ -1007,6 +1007,27 @@ Test(tools, an_exercise_does_not_build_until_its_todos_are_written, .timeout = 1
     rm_rf(dir);
 }
 
+/* make exercise-check, where the check fails, names the mistakes of the region whose lines
+ * differ from the step's, and only those: here the fragments swapped in step 3's FMA, its
+ * other region (the fragments' loads) as the step has it. A stand-in for the learner's binary
+ * prints the rows of a failed check, so no GPU is needed. */
+Test(tools, exercise_check_names_the_mistakes_of_the_lines_that_differ, .timeout = 60)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    int rc = sh(&log, dir,
+                "sed 's/acc\\[i\\]\\[j\\] += a_frag\\[i\\] \\* b_frag\\[j\\];/acc[i][j] += a_frag[j] * b_frag[i];/' "
+                "step3_registers/step3.cu > \"$D/step3.cu\" && ! cmp -s step3_registers/step3.cu \"$D/step3.cu\" || exit 9; "
+                "printf '#!/bin/sh\\necho m,n,k,verdict\\nfor s in 1 2 3 4 5 6 7; do echo 129,127,33,FAIL; done\\nexit 1\\n' "
+                "> \"$D/mine\" && chmod +x \"$D/mine\" && "
+                "python3 scripts/course exercise-check 3 \"$D/mine\" ./step3 --source \"$D/step3.cu\"");
+    cr_expect(rc == 1 && strstr(log, "your lines differ from the step's at: the outer product of the fragments") &&
+                  strstr(log, "the fragments swapped") && !strstr(log, "threads overlap"),
+              "exercise-check did not name the FMA's mistakes alone (exit %d):\n%s", rc, log);
+    free(log);
+    rm_rf(dir);
+}
+
 /* What make sweep and make ablation rely on: --describe names the stage range that --stages
  * takes, for every built step, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)

@@ -69,6 +69,8 @@ def parser():
         cmd[name].add_argument("step", type=int)
     cmd["exercise-check"].add_argument("binary", help="the learner's step, built")
     cmd["exercise-check"].add_argument("step_binary", help="the step's own, built")
+    cmd["exercise-check"].add_argument("--source", help="the learner's file: the mistakes named are those of the "
+                                                        "regions whose lines differ from the step's")
     cmd["exercise"].add_argument("--out", default="exercises")
     cmd["exercise"].add_argument("--force", action="store_true", help="write over an exercise there already")
     cmd["diff"].add_argument("--code", action="store_true", help="leave the comments of both files out")

@@ -142,9 +142,23 @@ def runs(binary, args):
     return p.returncode, list(csv.DictReader(io.StringIO(p.stdout))), p.stderr.strip()
 
 
+def differing(path, source):
+    """The regions of the step at path whose code the learner's file does not hold as one run of lines, as the step
+    has it (indentation and comments aside): where a mistake would be. All of them where source is not given."""
+    marked = regions(path)
+    if not source or not os.path.exists(source):
+        return marked
+    words = lambda lines: [l.strip() for l in code_only(lines) if l.strip()]
+    mine, lines = "\n".join(words(open(source).read().split("\n"))) + "\n", open(path).read().split("\n")
+    return [r for r in marked if "\n".join(words(lines[r[0] + 1:r[1]])) + "\n" not in mine] or marked
+
+
 def cmd_exercise_check(a):
     path = step_source(a.step)
-    mistakes = [m for *_, ms in regions(path) for m in ms]
+    suspects = differing(path, a.source)
+    mistakes = [m for *_, ms in suspects for m in ms]
+    differs = f" (your lines differ from the step's at: {'; '.join(r[3] for r in suspects)})" \
+        if a.source and len(suspects) < len(regions(path)) else ""
     rc, rows, err = runs(a.binary, CHECK_SHAPES)
     if rc not in (0, 1):   # not a wrong result: no GPU, a CUDA failure, a crash
         raise Fail(f"{a.binary} could not run the check (exit {rc}): {(err.splitlines() or ['no message'])[-1]}",
@@ -153,7 +167,7 @@ def cmd_exercise_check(a):
     if rc != 0 or wrong or len(rows) != len(CHECK_SHAPES):
         where = ", ".join(f"{r['m']}x{r['n']}x{r['k']} {r['verdict']}" for r in wrong) or (err.splitlines() or ["no row"])[-1]
         print(f"exercise-check: step {a.step}: FAIL ({where})")
-        print("\n".join(["What this usually means at this step:"] + [f"  - {m}" for m in mistakes]))
+        print("\n".join([f"What this usually means at this step{differs}:"] + [f"  - {m}" for m in mistakes]))
         raise Fail(f"the check failed at {len(wrong) or 'some'} of {len(CHECK_SHAPES)} shapes", 1 if wrong else max(rc, 1))
     sizes = [str(s) for s in SPEED_SIZES]
     (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes), runs(a.step_binary, sizes)
@@ -163,5 +177,5 @@ def cmd_exercise_check(a):
     print(f"exercise-check: step {a.step}: PASS at {len(CHECK_SHAPES)} shapes; speed against step {a.step}'s own "
           f"kernel, same GPU: " + ", ".join(f"{r:.2f} at {s}" for r, s in zip(ratios, sizes)))
     if min(ratios) < 0.9:
-        print("\n".join(["Right, but slower than the step: what that usually means here:"] +
+        print("\n".join([f"Right, but slower than the step: what that usually means here{differs}:"] +
                         [f"  - {m}" for m in mistakes]))

@@ -141,7 +141,8 @@ def measured(source, root):
             return float(r[name])
         return get
     return {name: field(column) for name, column in
-            (("gflops", "gflops"), ("ms", "median_ms"), ("ratio", "ratio"), ("cublas", "cublas_gflops"))}
+            (("gflops", "gflops"), ("ms", "median_ms"), ("ratio", "ratio"), ("cublas", "cublas_gflops"),
+             ("clock", "sm_clock_mhz"))}
 
 
 def cmd_numbers(a):

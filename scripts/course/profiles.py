@@ -96,9 +96,24 @@ def cmd_profile(a):
     profile(a.step, a.size, a.base, a.ncu, a.args)
 
 
+def recorded(paths):
+    """The GPU, date and commit that the profiles' own reports (BASE.txt beside each BASE.ncu.csv) name, as one
+    line, or None where a report is missing or names none: a table made later, elsewhere, is of those profiles."""
+    found = []
+    for path in paths:
+        report = Path(path[:-len(".ncu.csv")] + ".txt") if path.endswith(".ncu.csv") else None
+        line = report and report.exists() and re.search(r"^measured on (.+), (\S+) \(UTC\), commit (\S+)$",
+                                                           report.read_text(), re.M)
+        if not line:
+            return None
+        found.append(line)
+    gpus, commits = (" / ".join(dict.fromkeys(m[i] for m in found)) for i in (1, 3))
+    return f"measured on {gpus}, {min(m[2] for m in found)} (UTC), commit {commits}" if found else None
+
+
 def cmd_profile_table(a):
     texts = [Path(path).read_text() for path in a.paths]
-    print(measured_on(texts))
+    print(recorded(a.paths) or measured_on(texts))
     print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
     for path, text in zip(a.paths, texts):
         got, step = read_ncu(text, path), re.search(r"step\d+", path)
