@@ -63,11 +63,11 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
         // exercise mistake: the first barrier left out: warps read tiles not yet copied (FAIL, not at every run)
         // exercise mistake: the second barrier left out: the next copy overwrites tiles still read (racecheck shows it)
         __syncthreads();   // the tiles are complete before anyone reads them
-
         // A warp is one row of the tile: its reads of b_tile are 32 consecutive words
         // (32 banks, no conflict); its read of a_tile is one word, broadcast to all 32.
-        for (int p = 0; p < BK; p++)
+        for (int p = 0; p < BK; p++) {
             acc += a_tile[ty * BK + p] * b_tile[p * BN + tx];
+        }
         __syncthreads();   // everyone is done reading before the next copy overwrites
         // exercise end
     }

@@ -109,20 +109,21 @@ template <typename CFG>
 __global__ void __launch_bounds__(CFG::THREADS)
 sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
-    __shared__ float a_tile[CFG::BM * CFG::BK];
-    __shared__ float b_tile[CFG::BK * CFG::BN];
-    int tiles_n = (n + CFG::BN - 1) / CFG::BN;
-    int tile_row = blockIdx.x / tiles_n * CFG::BM;
-    int tile_col = blockIdx.x % tiles_n * CFG::BN;
+    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK;
+    __shared__ float a_tile[BM * BK];
+    __shared__ float b_tile[BK * BN];
+    int tiles_n = (n + BN - 1) / BN;
+    int tile_row = blockIdx.x / tiles_n * BM;
+    int tile_col = blockIdx.x % tiles_n * BN;
     int a_off = threadIdx.x / CFG::THREADS_N;   // ty: the thread's first row of the tile
     int b_off = threadIdx.x % CFG::THREADS_N;   // tx: its first column
 
     float acc[CFG::TM][CFG::TN] = {};
-    for (int k0 = 0; k0 < k; k0 += CFG::BK) {
+    for (int k0 = 0; k0 < k; k0 += BK) {
         load_tile<CFG>(a_tile, b_tile, a, b, m, n, k, tile_row, tile_col, k0);
         __syncthreads();
 #pragma unroll
-        for (int p = 0; p < CFG::BK; p++) {
+        for (int p = 0; p < BK; p++) {
             float a_frag[CFG::TM], b_frag[CFG::TN];
             load_fragments<CFG>(a_frag, b_frag, a_tile, b_tile, p, a_off, b_off);
             fma_slice<CFG>(acc, a_frag, b_frag);

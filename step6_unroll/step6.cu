@@ -307,20 +307,21 @@ template <typename CFG, int K_PIPE_MAX, bool VEC, bool UNROLLED = false>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)
 {
+    constexpr int BM = CFG::BM, BN = CFG::BN, BK = CFG::BK;
     extern __shared__ __align__(16) float smem[];
-    int tiles_n = (n + CFG::BN - 1) / CFG::BN;
-    int tile_row = blockIdx.x / tiles_n * CFG::BM;
-    int tile_col = blockIdx.x % tiles_n * CFG::BN;
+    int tiles_n = (n + BN - 1) / BN;
+    int tile_row = blockIdx.x / tiles_n * BM;
+    int tile_col = blockIdx.x % tiles_n * BN;
     int a_off = threadIdx.x / CFG::THREADS_N * 4;   // ty * 4
     int b_off = threadIdx.x % CFG::THREADS_N * 4;   // tx * 4
     const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
     auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
-        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * CFG::BK);
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * BK);
     };
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); };
-    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, (k + CFG::BK - 1) / CFG::BK, a_off, b_off, copy, fma);
+    pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, (k + BK - 1) / BK, a_off, b_off, copy, fma);
     store_tile<CFG, VEC>(acc, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
 }
 
