@@ -12,6 +12,7 @@ beside the step."""
 import csv, glob, io, os, re, subprocess
 
 from . import Fail
+from .describe import describe
 from .lint import code_only, unified_ignoring_indentation
 from .results import step_no
 
@@ -133,11 +134,12 @@ def cmd_exercise_markers(a):
     print(f"exercise-markers: {count} regions, each of lines its step adds")
 
 
-def runs(binary, args):
-    """The CSV rows of one process of binary running every problem of args (joined with --then)."""
+def runs(binary, args, extra=()):
+    """The CSV rows of one process of binary running every problem of args (joined with --then), each with the
+    options in extra."""
     words = []
     for i, problem in enumerate(args):
-        words += (["--then"] if i else []) + problem.split() + ["--csv-header" if i == 0 else "--csv"]
+        words += (["--then"] if i else []) + problem.split() + list(extra) + ["--csv-header" if i == 0 else "--csv"]
     p = subprocess.run([binary] + words, capture_output=True, text=True)
     return p.returncode, list(csv.DictReader(io.StringIO(p.stdout))), p.stderr.strip()
 
@@ -159,7 +161,9 @@ def cmd_exercise_check(a):
     mistakes = [m for *_, ms in suspects for m in ms]
     differs = f" (your lines differ from the step's at: {'; '.join(r[3] for r in suspects)})" \
         if a.source and len(suspects) < len(regions(path)) else ""
-    rc, rows, err = runs(a.binary, CHECK_SHAPES)
+    # A step with a going-further track (step 6) runs its own kernel alone: that is what the exercise is.
+    extra = ["--track", "core"] if describe(a.step_binary).get("track") else []
+    rc, rows, err = runs(a.binary, CHECK_SHAPES, extra)
     if rc not in (0, 1):   # not a wrong result: no GPU, a CUDA failure, a crash
         raise Fail(f"{a.binary} could not run the check (exit {rc}): {(err.splitlines() or ['no message'])[-1]}",
                    rc if rc in (2, 3) else 3)
@@ -170,7 +174,7 @@ def cmd_exercise_check(a):
         print("\n".join([f"What this usually means at this step{differs}:"] + [f"  - {m}" for m in mistakes]))
         raise Fail(f"the check failed at {len(wrong) or 'some'} of {len(CHECK_SHAPES)} shapes", 1 if wrong else max(rc, 1))
     sizes = [str(s) for s in SPEED_SIZES]
-    (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes), runs(a.step_binary, sizes)
+    (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes, extra), runs(a.step_binary, sizes, extra)
     if rc1 or rc2 or len(mine) != len(sizes) or len(theirs) != len(sizes):
         raise Fail(f"the timed runs failed: {err1 or err2}", 3)
     ratios = [float(m["gflops"]) / float(t["gflops"]) for m, t in zip(mine, theirs)]
