@@ -26,8 +26,8 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
                                           int n, int k, int tile_row, int tile_col, int k0)
 {
     // exercise: copy k-tile k0 of A and of B into a_tile and b_tile, zeros outside the matrices
-    // exercise mistake: a bounds check left out: wrong sums, or reads past the end, at shapes not a multiple of 32
-    // exercise mistake: a row of a_tile taken as BN long instead of BK (FAIL)
+    // exercise mistake: both bounds checks left out: reads past A and B, an illegal address or wrong sums (FAIL)
+    // exercise mistake: one bounds check left out: right sums (the other tile's zeros cancel it), but reads past the end (memcheck)
     for (int i = 0; i < BM * BK / THREADS; i++) {
         int e = threadIdx.x + i * THREADS;
         int r = e / BK, col = e % BK;

@@ -23,6 +23,9 @@ OPEN, MISTAKE, CLOSE = re.compile(r"^(\s*)// exercise: (.+)$"), re.compile(r"^\s
 CHECK_SHAPES = ["129 127 33 --beta 0.5 --inputs integers", "131 257 7 --beta 0.5", "1 1 1", "64 64 64",
                 "257 130 1001 --inputs integers", "2047 2050 1001 --beta 0.5", "1024 1024 1024"]
 SPEED_SIZES = [1024, 4096]
+# What CUDA says when a kernel itself goes wrong (not a missing GPU, nor an allocation that failed).
+KERNEL_FAULT = re.compile(r"illegal (memory access|address|instruction)|misaligned address|unspecified launch failure|"
+                          r"out of range|cudaErrorLaunchFailure")
 
 
 def step_source(n):
@@ -164,9 +167,14 @@ def cmd_exercise_check(a):
     # A step with a going-further track (step 6) runs its own kernel alone: that is what the exercise is.
     extra = ["--track", "core"] if describe(a.step_binary).get("track") else []
     rc, rows, err = runs(a.binary, CHECK_SHAPES, extra)
-    if rc not in (0, 1):   # not a wrong result: no GPU, a CUDA failure, a crash
-        raise Fail(f"{a.binary} could not run the check (exit {rc}): {(err.splitlines() or ['no message'])[-1]}",
-                   rc if rc in (2, 3) else 3)
+    last = (err.splitlines() or ["no message"])[-1]
+    if rc == 3 and KERNEL_FAULT.search(last):   # the learner's kernel stopped: a mistake like the others
+        print(f"exercise-check: step {a.step}: FAIL (the kernel stopped: {last})")
+        print("\n".join([f"What this usually means at this step{differs}:"] + [f"  - {m}" for m in mistakes] +
+                        [f"compute-sanitizer --tool memcheck {a.binary} 129 127 33 names the access and its line."]))
+        raise Fail("the kernel made an access the GPU refused", 3)
+    if rc not in (0, 1):   # not a wrong result: no GPU, a CUDA failure elsewhere, a crash
+        raise Fail(f"{a.binary} could not run the check (exit {rc}): {last}", rc if rc in (2, 3) else 3)
     wrong = [r for r in rows if r.get("verdict") != "PASS"]
     if rc != 0 or wrong or len(rows) != len(CHECK_SHAPES):
         where = ", ".join(f"{r['m']}x{r['n']}x{r['k']} {r['verdict']}" for r in wrong) or (err.splitlines() or ["no row"])[-1]
