@@ -31,7 +31,7 @@ CUOBJDUMP_HINT := make deps installs it, with nvdisasm, from PyPI (nvidia-cuda-c
 need_step = @if [ -z '$(and $(filter 1,$(words $(STEP))),$(filter step$(STEP),$(STEPS)))' ]; then \
   echo "$(1): STEP='$(STEP)' is not a step: make $(1) STEP=N, N one of: $(patsubst step%,%,$(STEPS))" >&2; exit 2; fi
 
-.PHONY: diff sass spills profile profile-all unroll-profile exercise exercise-check exercise-solution
+.PHONY: diff sass spills profile profile-all unroll-profile exercise exercise-check exercise-mistakes exercise-solution
 
 diff:
 	$(call need_step,diff)
@@ -114,6 +114,16 @@ exercise-check:
 	$(NVCC) $(NVFLAGS) -c '$(EXERCISES)/step$(STEP).cu' -o $(EXERCISE_BIN).o
 	$(NVCC) $(EXERCISE_BIN).o $(call step_c_objs,$(wildcard step$(STEP)_*/step$(STEP).cu)) $(HARNESS_LIB) $(LDLIBS) -o $(EXERCISE_BIN)
 	@$(COURSE) exercise-check '$(STEP)' '$(EXERCISE_BIN)' ./step$(STEP) --source '$(EXERCISES)/step$(STEP).cu'
+
+# make exercise-mistakes STEP=N: the check of the check. Each typical mistake of step N's exercise
+# (tests/data/exercise_mistakes.tsv) is made in the exercise with the step's lines written, built,
+# and must be caught by exercise-check (GPU needed); the GPU suite runs the same for every step.
+EXERCISE_MISTAKES = tests/data/exercise_mistakes.tsv
+exercise-mistakes:
+	$(call need_step,exercise-mistakes)
+	@$(MAKE) --no-print-directory step$(STEP) $(HARNESS_LIB) $(call step_c_objs,$(wildcard step$(STEP)_*/step$(STEP).cu))
+	@$(COURSE) exercise-mistakes '$(STEP)' '$(EXERCISE_MISTAKES)' ./step$(STEP) --objs '$(BUILD)' \
+	  --out '$(BUILD)/mistakes' --build '$(NVCC) $(NVFLAGS) {src} {objs} $(HARNESS_LIB) $(LDLIBS) -o {out}'
 
 exercise-solution:
 	$(call need_step,exercise-solution)

@@ -20,6 +20,7 @@
 #include "harness.h"
 #include "plan.h"
 #include "process.h"
+#include "shell.h"
 
 #ifndef BUILT_SM
 #define BUILT_SM 0   /* the architecture the steps are built for (the Makefile passes it) */
@@ -925,4 +926,36 @@ ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under
     char what[96];
     snprintf(what, sizeof what, "memcheck, every candidate at %d x %d x %d", sh->m, sh->n, sh->k);
     expect_sequence_passes(&s, "step6_unroll: ", what);
+}
+
+/* ---- the exercises' check, checked ----
+ * Each typical mistake of a step's exercise (tests/data/exercise_mistakes.tsv), made in the
+ * exercise with the step's own lines written, built with nvcc for this build's architecture,
+ * must be caught by exercise-check: a check that fails, a kernel that stops, or a right but
+ * slow kernel named slow (make exercise-mistakes STEP=N runs the same). */
+PER_STEP_PARAMETERS(gpu, exercise_check_catches_each_typical_mistake)
+
+ParameterizedTest(gpu_param *p, gpu, exercise_check_catches_each_typical_mistake, .timeout = 1200)
+{
+    char why[256], dir[256], *log;
+    if (!gpu_available(why, sizeof why))
+        cr_skip_test("no CUDA GPU: %s", why);
+    if (strcmp(p->step, "./step0") == 0)
+        cr_skip_test("step 0 has no exercise: it is where the course starts");
+    if (step_left_out(p->step, why, sizeof why))
+        cr_skip_test("%s", why);
+    if (sh(NULL, NULL, "command -v nvcc >/dev/null") != 0)
+        cr_skip_test("nvcc is not on PATH: the mistakes are built with it");
+    cr_assert_eq(access("build/libharness.a", R_OK), 0, "build/libharness.a is not there: run `make all`");
+    tmpdir_named(dir, sizeof dir, "mistakes");
+    int rc = sh(&log, dir,
+                "python3 scripts/course exercise-mistakes %s tests/data/exercise_mistakes.tsv %s --out \"$D\" "
+                "--build 'nvcc -O3 -std=c++17 -gencode arch=compute_%d,code=sm_%d {src} {objs} build/libharness.a "
+                "-L\"$(dirname \"$(dirname \"$(command -v nvcc)\")\")/lib64\" -lcublas -lcudart -ldl -lpthread -o {out}'",
+                p->step + 6, p->step, BUILT_SM, BUILT_SM);
+    cr_expect(rc == 0 && strstr(log, "mistakes caught"), "exercise-check missed a typical mistake of %s (exit %d):\n%s",
+              p->step, rc, log);
+    cr_log_info("%s", log);
+    free(log);
+    rm_rf(dir);
 }

@@ -29,6 +29,8 @@ COMMANDS = {
     "exercise": (exercise.cmd_exercise, "", "step N's exercise: its source with the regions of its idea taken out"),
     "exercise-markers": (exercise.cmd_exercise_markers, "", "every step's exercise regions: well formed, and lines it adds"),
     "exercise-check": (exercise.cmd_exercise_check, "", "a learner's step N at awkward shapes, then its speed"),
+    "exercise-mistakes": (exercise.cmd_exercise_mistakes, "", "step N's typical mistakes (a table), each made, built "
+                                                              "and caught by exercise-check"),
 }
 
 
@@ -65,8 +67,14 @@ def parser():
         cmd[name].add_argument("--ncu", default="ncu")
     cmd["numbers"].add_argument("--root", default=".", help="the folder the registry's lesson and source paths are in")
     cmd["diff"].add_argument("step", type=int)
-    for name in ("exercise", "exercise-check"):
+    for name in ("exercise", "exercise-check", "exercise-mistakes"):
         cmd[name].add_argument("step", type=int)
+    cmd["exercise-mistakes"].add_argument("table", help="the mistakes: tests/data/exercise_mistakes.tsv")
+    cmd["exercise-mistakes"].add_argument("step_binary", help="the step's own, built")
+    cmd["exercise-mistakes"].add_argument("--build", required=True,
+                                          help="the command that builds {src} with {objs} (the step's C objects) into {out}")
+    cmd["exercise-mistakes"].add_argument("--objs", default="build", help="where the step's C objects are")
+    cmd["exercise-mistakes"].add_argument("--out", default="build/mistakes")
     cmd["exercise-check"].add_argument("binary", help="the learner's step, built")
     cmd["exercise-check"].add_argument("step_binary", help="the step's own, built")
     cmd["exercise-check"].add_argument("--source", help="the learner's file: the mistakes named are those of the "

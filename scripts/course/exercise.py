@@ -9,7 +9,7 @@ source, so the exercise and the step cannot drift.
 make exercise STEP=N writes exercises/stepN.cu, the step with each marked region replaced by a TODO and an
 #error naming it, so that the file builds only once every TODO is done. make exercise-check builds it and runs it
 beside the step."""
-import csv, glob, io, os, re, subprocess
+import csv, glob, io, os, re, subprocess, sys
 
 from . import Fail
 from .describe import describe
@@ -191,3 +191,60 @@ def cmd_exercise_check(a):
     if min(ratios) < 0.9:
         print("\n".join([f"Right, but slower than the step: what that usually means here{differs}:"] +
                         [f"  - {m}" for m in mistakes]))
+
+
+def mistake_source(n, path, out_dir, swaps):
+    """The exercise of step n, written into out_dir with the step's own lines in its TODOs, then each (old, new)
+    of swaps made: a learner's file with one typical mistake in it."""
+    text, marked = exercise_text(n, path, out_dir)
+    src = "\n".join(text.split("\n")[:3] + put_back(text, open(path).read().split("\n"), marked))
+    for old, new in swaps:
+        if old not in src:
+            raise Fail(f"step {n} has no line '{old}' to change: the table of mistakes is out of date", 1)
+        src = src.replace(old, new, 1)
+    return src
+
+
+# What exercise-check must say of a mistake, by the table's word: its exit code and words of its output.
+CAUGHT = {"FAIL": (1, "FAIL ("), "STOPS": (3, "the kernel stopped"), "SLOW": (0, "slower than the step")}
+
+
+def cmd_exercise_mistakes(a):
+    """Each of step N's typical mistakes in the table (tab-separated: step, what, what the check says: FAIL, STOPS
+    or SLOW, then the lines changed, old and new in turn), made in the exercise with the step's lines written,
+    built with --build and checked: exercise-check must catch every one."""
+    rows = [l.split("\t") for l in open(a.table).read().splitlines() if l.strip() and not l.startswith("#")]
+    mine = [r for r in rows if r[0] == str(a.step)]
+    if not mine:
+        raise Fail(f"{a.table} holds no mistake of step {a.step}", 2)
+    path, step_dir = step_source(a.step), os.path.dirname(step_source(a.step))
+    objs = " ".join(os.path.join(a.objs, c[:-2] + ".o") for c in sorted(glob.glob(f"{step_dir}/**/*.c", recursive=True)))
+    builds = []
+    for i, (_, what, expect, *swaps) in enumerate(mine, 1):
+        if expect not in CAUGHT or len(swaps) % 2:
+            raise Fail(f"{a.table}: step {a.step}, '{what}': expected FAIL, STOPS or SLOW and pairs of lines", 2)
+        swaps = [w.replace("\\n", "\n") for w in swaps]   # a line break in a field is written \n
+        out = os.path.join(a.out, f"step{a.step}_mistake{i}")
+        os.makedirs(out, exist_ok=True)
+        src = os.path.join(out, f"step{a.step}.cu")
+        open(src, "w").write(mistake_source(a.step, path, out, list(zip(swaps[::2], swaps[1::2]))))
+        cmd = a.build.format(src=src, objs=objs, out=os.path.join(out, f"step{a.step}"))
+        builds.append((i, what, expect, src, subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE,
+                                                              stderr=subprocess.STDOUT, text=True)))
+    missed = []
+    for i, what, expect, src, build in builds:   # built side by side; checked one after another
+        log = build.communicate()[0]
+        if build.returncode:
+            raise Fail(f"mistake {i} of step {a.step} ({what}) did not build:\n{log[-2000:]}", 1)
+        p = subprocess.run([sys.executable, os.path.dirname(os.path.abspath(__file__)), "exercise-check", str(a.step),
+                            src[:-3], a.step_binary, "--source", src], capture_output=True, text=True)
+        rc, words = CAUGHT[expect]
+        caught = p.returncode == rc and words in p.stdout + p.stderr
+        print(f"exercise-mistakes: step {a.step}, mistake {i} ({what}): " +
+              (f"caught ({expect})" if caught else f"NOT caught as {expect} (exit {p.returncode})"))
+        print("\n".join("    " + l for l in (p.stdout + p.stderr).strip().splitlines()))
+        if not caught:
+            missed.append(what)
+    if missed:
+        raise Fail(f"step {a.step}: {len(missed)} of {len(mine)} mistakes not caught: {'; '.join(missed)}", 1)
+    print(f"exercise-mistakes: step {a.step}: all {len(mine)} mistakes caught")
