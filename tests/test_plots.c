@@ -1033,6 +1033,28 @@ Test(tools, exercise_check_names_the_mistakes_of_the_lines_that_differ, .timeout
     rm_rf(dir);
 }
 
+/* The table of each step's typical mistakes (tests/data/exercise_mistakes.tsv, which the GPU
+ * test builds and checks) follows the steps: every line it changes is in the step's exercise
+ * with the step's lines written. A row naming a line the step does not have is refused, with
+ * the step and the line (in a scratch copy of the table). */
+Test(tools, every_typical_mistake_changes_lines_its_step_has, .timeout = 60)
+{
+    char dir[256], *log;
+    tmpdir(dir, sizeof dir);
+    int rc = sh(&log, dir,
+                "for n in 1 2 3 4 5 6; do python3 scripts/course exercise-mistakes $n tests/data/exercise_mistakes.tsv "
+                "./step$n --write-only --out \"$D\" || exit $n; done");
+    cr_expect(rc == 0 && strstr(log, "step 6: 3 mistakes written"), "a mistake's lines are not in its step (%d):\n%s",
+              rc, log);
+    free(log);
+    rc = sh(&log, dir,
+            "printf '3\\ta line no step has\\tFAIL\\tno_such_line();\\tx\\n' > \"$D/t.tsv\" && "
+            "python3 scripts/course exercise-mistakes 3 \"$D/t.tsv\" ./step3 --write-only --out \"$D\"");
+    cr_expect(rc == 1 && strstr(log, "step 3 has no line 'no_such_line();'"), "a stale row passed (%d):\n%s", rc, log);
+    free(log);
+    rm_rf(dir);
+}
+
 /* What make sweep and make ablation rely on: --describe names the stage range that --stages
  * takes, for every built step, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)

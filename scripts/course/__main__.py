@@ -71,7 +71,9 @@ def parser():
         cmd[name].add_argument("step", type=int)
     cmd["exercise-mistakes"].add_argument("table", help="the mistakes: tests/data/exercise_mistakes.tsv")
     cmd["exercise-mistakes"].add_argument("step_binary", help="the step's own, built")
-    cmd["exercise-mistakes"].add_argument("--build", required=True,
+    cmd["exercise-mistakes"].add_argument("--write-only", action="store_true",
+                                          help="write each mistake's source and stop: the table checked, no GPU")
+    cmd["exercise-mistakes"].add_argument("--build", default="",
                                           help="the command that builds {src} with {objs} (the step's C objects) into {out}")
     cmd["exercise-mistakes"].add_argument("--objs", default="build", help="where the step's C objects are")
     cmd["exercise-mistakes"].add_argument("--out", default="build/mistakes")

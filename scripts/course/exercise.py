@@ -213,6 +213,8 @@ def cmd_exercise_mistakes(a):
     """Each of step N's typical mistakes in the table (tab-separated: step, what, what the check says: FAIL, STOPS
     or SLOW, then the lines changed, old and new in turn), made in the exercise with the step's lines written,
     built with --build and checked: exercise-check must catch every one."""
+    if not a.write_only and not a.build:
+        raise Fail("exercise-mistakes needs --build (how to build a mistake), or --write-only", 2)
     rows = [l.split("\t") for l in open(a.table).read().splitlines() if l.strip() and not l.startswith("#")]
     mine = [r for r in rows if r[0] == str(a.step)]
     if not mine:
@@ -228,9 +230,14 @@ def cmd_exercise_mistakes(a):
         os.makedirs(out, exist_ok=True)
         src = os.path.join(out, f"step{a.step}.cu")
         open(src, "w").write(mistake_source(a.step, path, out, list(zip(swaps[::2], swaps[1::2]))))
+        if a.write_only:
+            continue
         cmd = a.build.format(src=src, objs=objs, out=os.path.join(out, f"step{a.step}"))
         builds.append((i, what, expect, src, subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE,
                                                               stderr=subprocess.STDOUT, text=True)))
+    if a.write_only:
+        print(f"exercise-mistakes: step {a.step}: {len(mine)} mistakes written into {a.out}, each a change to its lines")
+        return
     missed = []
     for i, what, expect, src, build in builds:   # built side by side; checked one after another
         log = build.communicate()[0]
