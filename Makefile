@@ -22,8 +22,11 @@ SPILL_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 GIT_COMMIT ?= $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 
 CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -I$(CUDA_HOME)/include
-# NVCOMMON: what every build of a step's code uses (make spills too); NVFLAGS adds ARCH.
-NVCOMMON  := -O3 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra -Xptxas -warn-spills,-warn-lmem-usage
+# NVCOMMON: what every build of a step's code uses (make spills too); NVFLAGS adds ARCH. A
+# program's step_info names only the fields it sets (designated initializers), the others zero:
+# gcc before 13 warns of that in C++ (-Wmissing-field-initializers), which says nothing here.
+NVCOMMON  := -O3 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers \
+             -Xptxas -warn-spills,-warn-lmem-usage
 NVFLAGS   := $(NVCOMMON) -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)]
 LDLIBS    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl -lpthread
 
@@ -34,18 +37,23 @@ HARNESS_LIB := $(BUILD)/libharness.a
 
 STEP_SRCS := $(sort $(wildcard step[0-9]_*/step[0-9].cu))
 STEPS     := $(notdir $(basename $(STEP_SRCS)))
-# Steps 5 and 6 copy with cp.async, which needs compute capability 8.0 (sm_80) or newer:
-# for an older ARCH they are left out of `make all`, `make test` and `make plots`.
-CP_ASYNC_STEPS := step5 step6
+# The going-further track, a program of its own after step 6, built on step6.cu: `make further`
+# builds ./further from going_further/further.cu (a binary cannot share its folder's name).
+# BUILT_STEPS below counts it among the programs every target builds and runs.
+TRACK_SRC := going_further/further.cu
+# Steps 5 and 6 and the track copy with cp.async, which needs compute capability 8.0 (sm_80) or
+# newer: for an older ARCH they are left out of `make all`, `make test` and `make plots`.
+CP_ASYNC_STEPS := step5 step6 further
 # The number of an architecture (sm_86: 86); make spills (scripts/tools.mk) uses it too.
 sm_number = $(shell echo '$(1)' | tr -cd 0-9)
 SM_NUMBER := $(call sm_number,$(SM))
 ifeq ($(shell [ '$(SM_NUMBER)' -ge 80 ] 2>/dev/null && echo yes),yes)
 LEFT_OUT  :=
 else
-LEFT_OUT  := $(filter $(CP_ASYNC_STEPS),$(STEPS))
+LEFT_OUT  := $(filter $(CP_ASYNC_STEPS),$(STEPS) further)
 endif
-BUILT_STEPS := $(filter-out $(LEFT_OUT),$(STEPS))
+# The programs built for ARCH: the steps, then the track.
+BUILT_STEPS := $(filter-out $(LEFT_OUT),$(STEPS) further)
 
 # Tools of the toolkit, found on PATH or in $(CUDA_HOME)/bin; cuobjdump and nvdisasm may
 # instead come from PyPI into $(DEPS_DIR) (`make deps`), for toolkits that ship without them.
@@ -56,14 +64,14 @@ tool_path = $(or $(shell command -v $(1) 2>/dev/null),$(wildcard $(CUDA_HOME)/bi
 COMPUTE_SANITIZER ?= $(call tool_path,compute-sanitizer)
 # Shared by plots/plots.mk, scripts/tools.mk and the going-further track's track.mk: gnuplot draws
 # the charts, and the course's tooling (scripts/course/, Python's standard library) does their work,
-# the track's own tools (step6_unroll/going_further/tools.py) the track's.
+# the track's own tools (going_further/tools.py) the track's.
 GNUPLOT   ?= gnuplot
 COURSE    := python3 scripts/course
-TRACK_TOOLS := python3 step6_unroll/going_further/tools.py
+TRACK_TOOLS := python3 going_further/tools.py
 # What more than one of them uses: each run's repetitions and options (RUN_ARGS: more options for
-# every run), the ablation's sizes and binaries (make ablation, make track-ablation), make shapes'
+# every run), the ablation's sizes (make ablation, make track-ablation) and binaries, make shapes'
 # seed and families (make shapes, make plan-check), the track's CSVs (its targets make them, make
-# table reads them), and the runs that force step 6's core's unrolling (make ablation, make
+# table reads them), and the runs that force step 6's unrolling (make ablation, make
 # unroll-profile).
 REPS      ?= 10
 RUN_TIMEOUT ?= 900
@@ -74,8 +82,7 @@ SHAPES_SEED ?= 1
 SHAPES_ONLY ?=
 TRACK_CSV  = plots/track.csv
 TRACK_SHAPES_CSV = plots/track_shapes.csv
-FORCED_UNROLL_RUNS = './step6 --track core --stages 3 --unroll no' './step6 --track core --stages 2 --unroll yes' \
-                     './step6 --track core --stages 4 --unroll yes'
+FORCED_UNROLL_RUNS = './step6 --stages 3 --unroll no' './step6 --stages 2 --unroll yes' './step6 --stages 4 --unroll yes'
 # Stops, saying what is missing and where it comes from, unless tool $(1) can be run.
 need_tool = @command -v '$(1)' >/dev/null 2>&1 || { echo "$(2): $(1) is not installed here: $(3)" >&2; exit 2; }
 
@@ -119,11 +126,12 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 # --- the steps: `make step3` builds ./step3 from step3_registers/step3.cu --------------
-# The kernel file is compiled once; a change in the harness only relinks. A step's folder
-# may hold more, beside it or one folder down (step 6's going-further track): headers the
-# kernel file includes (*.cuh, *.h) and plain C (the track's launch plan, *.c), compiled
-# and linked with it. The plan's measured costs (plan_costs.h) are read by its C alone: new
-# ones from make plan-costs recompile the plan and relink, not the kernels.
+# (and `make further` ./further from going_further/further.cu)
+# The kernel file is compiled once; a change in the harness only relinks. A program's folder
+# may hold more beside it: headers the kernel file includes (*.cuh, *.h) and plain C (the
+# track's launch plan, *.c), compiled and linked with it. The plan's measured costs
+# (plan_costs.h) are read by its C alone: new ones from make plan-costs recompile the plan
+# and relink, not the kernels.
 step_files = $(wildcard $(addprefix $(dir $(1)),$(2) */$(2)))
 step_c_objs = $(patsubst %.c,$(BUILD)/%.o,$(call step_files,$(1),*.c))
 define STEP_RULE
@@ -134,11 +142,13 @@ $(BUILD)/$(1).o: $(2) $(call step_files,$(2),*.cuh) $(filter-out %/plan_costs.h,
 $(1): $(BUILD)/$(1).o $(call step_c_objs,$(2)) $(HARNESS_LIB)
 	$(NVCC) $$< $(call step_c_objs,$(2)) $(HARNESS_LIB) $(LDLIBS) -o $$@
 endef
-$(BUILD)/step%.o: step%.c $(wildcard step*/*.h step*/*/*.h) common/harness.h $(BUILD)/cflags.stamp
+$(BUILD)/going_further/%.o: going_further/%.c $(wildcard going_further/*.h) common/fit.h $(BUILD)/cflags.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(foreach s,$(STEP_SRCS),$(if $(filter $(notdir $(basename $(s))),$(LEFT_OUT)),,\
+$(foreach s,$(STEP_SRCS) $(TRACK_SRC),$(if $(filter $(notdir $(basename $(s))),$(LEFT_OUT)),,\
   $(eval $(call STEP_RULE,$(notdir $(basename $(s))),$(s)))))
+# The track includes step6.cu whole.
+$(BUILD)/further.o: step6_unroll/step6.cu
 ifneq ($(LEFT_OUT),)
 .PHONY: $(LEFT_OUT)
 $(LEFT_OUT):
@@ -153,11 +163,11 @@ $(BUILD)/fma_peak.o: peak/fma_peak.cu $(wildcard common/*.h) $(BUILD)/nvflags.st
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # --- tests ------------------------------------------------------------------------------
-# The tests link step 6's launch plan, to check it without a GPU and to know, with one,
-# which kernel step 6 must pick (BUILT_SM: the architecture the steps' code is built for).
+# The tests link the track's launch plan, to check it without a GPU and to know, with one,
+# which kernel ./further must pick (BUILT_SM: the architecture the steps' code is built for).
 TEST_SRCS := $(wildcard tests/*.c)
-PLAN_SRC  := $(wildcard step6_*/going_further/plan.c)
-$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard step6_*/going_further/*.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
+PLAN_SRC  := going_further/plan.c
+$(BUILD)/tests: $(TEST_SRCS) $(wildcard tests/*.h) $(PLAN_SRC) $(wildcard going_further/*.h) $(HARNESS_LIB) $(BUILD)/nvflags.stamp
 	@$(MAKE) --no-print-directory need-criterion
 	$(CC) $(CFLAGS) -D_GNU_SOURCE -DBUILT_SM=$(SM_NUMBER) -Icommon $(addprefix -I,$(dir $(PLAN_SRC))) $(TEST_SRCS) \
 	  $(PLAN_SRC) $(HARNESS_LIB) -lcriterion $(LDLIBS) -lm -o $@
@@ -185,15 +195,15 @@ sanitize: $(BUILT_STEPS)
 # --- plots: make plots, make chart, make table, make sweep, make ablation (plots/plots.mk)
 include plots/plots.mk
 # --- the going-further track: make track-ablation, make track-shapes, make plan-costs, make plan-check
-# (step6_unroll/going_further/track.mk, beside the track)
-include step6_unroll/going_further/track.mk
+# (going_further/track.mk, beside the track)
+include going_further/track.mk
 # --- reading a step: make diff, make sass, make spills, make profile (scripts/tools.mk)
 include scripts/tools.mk
 
-# --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 --describe say (no GPU):
+# --- figures: each lesson's picture, drawn from what ./step1 .. ./step6 and ./further --describe say (no GPU):
 # scripts/figures.py writes the SVG, rsvg-convert renders its PNG. FIGURES_OUT=dir writes the
 # lesson folders there.
-FIGURE_STEPS := $(filter step1 step2 step3 step4 step5 step6,$(BUILT_STEPS))
+FIGURE_STEPS := $(filter step1 step2 step3 step4 step5 step6 further,$(BUILT_STEPS))
 .PHONY: figures
 figures: need-rsvg $(FIGURE_STEPS) left-out
 	python3 scripts/figures.py $(if $(FIGURES_OUT),--out '$(FIGURES_OUT)')
@@ -231,12 +241,13 @@ deps: need-criterion need-gnuplot need-disassembler need-rsvg
 	@echo "deps: Criterion, gnuplot, rsvg-convert, cuobjdump and nvdisasm are installed"
 
 clean:
-	rm -rf $(BUILD) $(STEPS) fma_peak
+	rm -rf $(BUILD) $(STEPS) further fma_peak
 # `make clean` keeps $(DEPS_DIR): it holds tools, not build outputs.
 
 help:
 	@echo "make stepN          build ./stepN (steps: $(STEPS))"
-	@echo "make / make all     build every step"
+	@echo "make further        build ./further, the going-further track (going_further/README.md)"
+	@echo "make / make all     build every step and the track"
 	@echo "make test           the Criterion suite (GPU tests skip without a GPU)"
 	@echo "make memcheck       compute-sanitizer memcheck on every step at $(SAN_SIZE)"
 	@echo "make sanitize       memcheck, racecheck and synccheck on every step"
@@ -246,19 +257,19 @@ help:
 	@echo "make table          the measured tables into docs/measurements.md and the lessons"
 	@echo "make sweep          (GPU) step 5 at every --stages S: plots/sweep.csv, its table and chart"
 	@echo "make sweep-chart    plots/sweep.{png,svg} from plots/sweep.csv (no GPU)"
-	@echo "make ablation       (GPU) step 6's core against step 5 at every stage count: plots/ablation.csv, its table"
+	@echo "make ablation       (GPU) step 6 against step 5 at every stage count: plots/ablation.csv, its table"
 	@echo "make ablation-table the table from plots/ablation.csv (no GPU)"
-	@echo "make track-ablation (GPU) step 6's core, then each part of its going-further track: plots/track.csv"
+	@echo "make track-ablation (GPU) step 6, then ./further part by part (the going-further track): plots/track.csv"
 	@echo "make track-table    the table from plots/track.csv (no GPU)"
 	@echo "make track-shapes   (GPU) the track's last part off and on at skinny and deep-K shapes: plots/track_shapes.csv"
-	@echo "make plan-costs     (GPU) the costs of step 6's estimated plan, measured: step6_unroll/going_further/plan_costs.h (then make step6)"
-	@echo "make plan-check     (GPU) step 6's choice and its runner-up (--plan) at every shape of make shapes: plots/plan_check.csv"
-	@echo "make shapes         (GPU) steps 5 and 6 at every square 128..8192 by 128, skinny, deep-K, layer, small-K,"
+	@echo "make plan-costs     (GPU) the costs of the track's estimated plan, measured: going_further/plan_costs.h (then make further)"
+	@echo "make plan-check     (GPU) the track's choice and its runner-up (--plan) at every shape of make shapes: plots/plan_check.csv"
+	@echo "make shapes         (GPU) step 5 and the track at every square 128..8192 by 128, skinny, deep-K, layer, small-K,"
 	@echo "                    matrix-vector, tall-and-thin, tiny-C and prime shapes and 100 random ones (SHAPES_SEED=1):"
 	@echo "                    plots/shapes.csv, its summary, plots/shapes{,_nonsquare,_random}.{png,svg}"
 	@echo "make shapes-chart   the charts from plots/shapes.csv (no GPU)"
 	@echo "make shapes-summary from plots/shapes.csv, each step's geometric mean and minimum ratio to cuBLAS by family,"
-	@echo "                    and step 6's estimate over its measured time (no GPU)"
+	@echo "                    and the track's estimate over its measured time (no GPU)"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1, indentation alone is no change);"
 	@echo "                    CODE=1: code only, no comments"
 	@echo "make exercise STEP=N  step N with the lines of its idea taken out: exercises/stepN.cu (FORCE=1 writes"
@@ -266,6 +277,7 @@ help:
 	@echo "                    the step's speed; make exercise-solution STEP=N shows the step's own lines;"
 	@echo "                    make exercise-mistakes STEP=N checks the check on the step's typical mistakes (GPU)"
 	@echo "make sass STEP=N    build stepN, dump its SASS to build/stepN.sass, count what matters per kernel"
+	@echo "                    (STEP=further: the going-further track's kernels)"
 	@echo "make spills         every step compiled for each of $(SPILL_ARCHS): fails if a kernel spills"
 	@echo "                    or uses local memory (make -j2 spills: two at a time)"
 	@echo "make profile STEP=N [SIZE=4096] [ARGS=\"--stages 3\"]   (GPU) Nsight Compute metrics of the step's kernel"

@@ -149,23 +149,24 @@ static int parse_size(const char *s, int sizes[3], int *n_sizes, char *err, size
 }
 
 enum { OPT_REPS = 1000, OPT_WARMUP, OPT_SEED, OPT_ALPHA, OPT_BETA, OPT_NO_CHECK,
-       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_TRACK, OPT_UNROLL, OPT_PLAN, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP };
+       OPT_CSV, OPT_CSV_HEADER, OPT_STAGES, OPT_INPUTS, OPT_DESCRIBE, OPT_HELP, OPT_PROGRAM };
 
-int harness_track_parts(const step_info *step)
+/* The number of the program's own options. */
+static int option_count(const step_info *step)
 {
     int n = 0;
-    while (step->track && step->track[n])
+    while (step->options && step->options[n].name)
         n++;
     return n;
 }
 
-/* "core, warp-tiles, split-k" from the track's names. */
-static const char *track_list(char *buf, size_t len, const step_info *step, const char *sep)
+/* "yes, no" from a NULL-terminated list of words. */
+static const char *word_list(char *buf, size_t len, const char *const *words, const char *sep)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < harness_track_parts(step) && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", step->track[i]);
+    for (int i = 0; words[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", words[i]);
     return buf;
 }
 
@@ -174,9 +175,31 @@ void print_usage(FILE *out, const char *prog, const step_info *step)
     fprintf(out, "usage: %s M [N K] [--reps N] [--warmup MS] [--seed S] [--alpha A] [--beta B]\n"
                "       %*s [--inputs random|integers|nonfinite] [--no-check] [--csv] [--csv-header]%s [--describe] [--help]\n",
             prog, (int)strlen(prog), "", step->max_stages > 0 ? " [--stages S]" : "");
-    if (step->track)
-        fprintf(out, "       %*s [--track PART] [--unroll yes|no] [--plan NAME]\n", (int)strlen(prog), "");
+    if (option_count(step) > 0) {
+        fprintf(out, "       %*s", (int)strlen(prog), "");
+        for (int i = 0; i < option_count(step); i++)
+            fprintf(out, " [--%s %s]", step->options[i].name, step->options[i].value);
+        fprintf(out, "\n");
+    }
     fprintf(out, "       %*s [--then M [N K] [options] ...]\n", (int)strlen(prog), "");
+}
+
+/* "  --plan NAME     run ...": the option and its value, then its help text, each line of it
+ * in the column where the harness's own options' texts start. */
+static void print_option_help(FILE *out, const program_option *o)
+{
+    int width = fprintf(out, "  --%s %s", o->name, o->value);
+    fprintf(out, "%*s", width < 18 ? 18 - width : 1, "");
+    for (const char *line = o->help; *line;) {
+        int n = (int)strcspn(line, "\n");
+        fprintf(out, "%.*s\n", n, line);
+        line += n + (line[n] == '\n');
+        if (*line)
+            fprintf(out, "%18s", "");
+    }
+    char words[256];
+    if (o->choices && !strchr(o->value, '|'))   /* "PART": the words it stands for */
+        fprintf(out, "%18sone of: %s\n", "", word_list(words, sizeof words, o->choices, ", "));
 }
 
 void print_help(FILE *out, const char *prog, const step_info *step)
@@ -205,35 +228,37 @@ void print_help(FILE *out, const char *prog, const step_info *step)
     if (step->max_stages > 0)
         fprintf(out, "  --stages S      shared-memory pipeline stages, 1..%d (default %d)\n",
                step->max_stages, step->default_stages);
-    if (step->track) {
-        char parts[256];
-        int n = harness_track_parts(step);
-        fprintf(out, "  --track PART    run the step's core and its going-further track up to PART,\n"
-                     "                  one of: %s (default %s, the\n"
-                     "                  whole track); --track %s runs the step's own idea alone\n"
-                     "  --unroll yes|no run every pipelined loop with its stages unrolled (yes) or\n"
-                     "                  with run-time stage indices (no), instead of each kernel's\n"
-                     "                  own choice, to measure what unrolling buys\n"
-                     "  --plan NAME     run this candidate of the track's plan instead of the one\n"
-                     "                  of least estimated time: TILE (K whole), TILE/splitS (K\n"
-                     "                  split over a cluster), TILE/partsP (K in P parts),\n"
-                     "                  TILE/runs (the last wave in runs), TILE as 128x128;\n"
-                     "                  rows (C of one column), few-cols (N of 2 to 16),\n"
-                     "                  few-rows and few-rows/partsP (M of 16 or less), flat\n"
-                     "                  (K = 1: C as one array); the kernel line names the\n"
-                     "                  runner-up; exit 2 where NAME is none of the candidates\n"
-                     "                  for the problem on this GPU\n",
-                track_list(parts, sizeof parts, step, ", "), step->track[n - 1], step->track[0]);
-    }
+    for (int i = 0; i < option_count(step); i++)
+        print_option_help(out, &step->options[i]);
     fprintf(out, "  --then ...      another problem after this one, with sizes and options of its\n"
                  "                  own (none carry over), run in the same process as a program\n"
                  "                  calls a library: what a launch keeps meets the next one;\n"
                  "                  each gets its report, and a wrong one makes the exit code 1\n"
                  "  --describe      print one line of key=value words for tools (name, max_stages,\n"
-                 "                  default_stages, kernel_choice, track, tiles, commit, shapes,\n"
+                 "                  default_stages, kernel_choice, options, tiles, commit, shapes,\n"
                  "                  and what the figures draw) and exit, touching no GPU\n"
                  "  --help, -h      this text\n\n"
            "Exit codes: 0 pass, 1 wrong result, 2 usage error, 3 CUDA or cuBLAS failure.\n");
+}
+
+/* A value of one of the program's own options: one of its choices, or one its check passes. */
+static int parse_own(const program_option *o, const char *arg, char *err, size_t err_len)
+{
+    char q[80], why[256] = "";
+    if (strlen(arg) > MAX_OPTION_VALUE)
+        return fail(err, err_len, "--%s %s is longer than %d characters", o->name, quote(q, sizeof q, arg),
+                    MAX_OPTION_VALUE);
+    if (o->choices) {
+        int i = 0;
+        while (o->choices[i] && strcmp(o->choices[i], arg) != 0)
+            i++;
+        if (!o->choices[i])
+            return fail(err, err_len, "--%s %s is not one of: %s", o->name, quote(q, sizeof q, arg),
+                        word_list(why, sizeof why, o->choices, ", "));
+    }
+    if (o->check && o->check(arg, why, sizeof why))
+        return fail(err, err_len, "--%s %s %s", o->name, quote(q, sizeof q, arg), why);
+    return 0;
 }
 
 int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
@@ -247,8 +272,6 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->beta = 0.0f;
     cfg->check = 1;
     cfg->stages = step->max_stages > 0 ? step->default_stages : 0;
-    cfg->track = step->track ? harness_track_parts(step) - 1 : 0;
-    cfg->unroll = UNROLL_AS_PLANNED;
     err[0] = '\0';
 
     /* -h or --help anywhere before "--" wins over everything else on the line: whoever
@@ -259,7 +282,7 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             return 0;
         }
 
-    static const struct option options[] = {
+    struct option options[OPT_HELP - OPT_REPS + 1 + MAX_PROGRAM_OPTIONS + 1] = {
         {"reps", required_argument, NULL, OPT_REPS},
         {"warmup", required_argument, NULL, OPT_WARMUP},
         {"seed", required_argument, NULL, OPT_SEED},
@@ -270,13 +293,18 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
         {"csv", no_argument, NULL, OPT_CSV},
         {"csv-header", no_argument, NULL, OPT_CSV_HEADER},
         {"stages", required_argument, NULL, OPT_STAGES},
-        {"track", required_argument, NULL, OPT_TRACK},
-        {"unroll", required_argument, NULL, OPT_UNROLL},
-        {"plan", required_argument, NULL, OPT_PLAN},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
     };
+    /* The program's own options after the harness's, each with its number in step->options */
+    int own = OPT_HELP - OPT_REPS + 1, n_own = option_count(step);
+    if (n_own > MAX_PROGRAM_OPTIONS)
+        return fail(err, err_len, "%s declares %d options of its own, more than %d", step->name, n_own,
+                    MAX_PROGRAM_OPTIONS);
+    for (int i = 0; i < n_own; i++)
+        options[own + i] = (struct option){step->options[i].name, required_argument, NULL, OPT_PROGRAM + i};
+    options[own + n_own] = (struct option){NULL, 0, NULL, 0};
+    const char *values[MAX_PROGRAM_OPTIONS] = {NULL};
 
     /* The leading '-' hands sizes to us in order, as "option 1", so sizes and options
      * may come in any order; the ':' reports a missing value as ':' rather than '?'. */
@@ -346,56 +374,6 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             if ((rc = parse_int(arg, "--stages", 1, step->max_stages, "", &cfg->stages, err, err_len)))
                 return rc;
             break;
-        case OPT_TRACK: {
-            char q[80], parts[256];
-            if (!step->track)
-                return fail(err, err_len, "unknown option '--track' (%s has no going-further track)", step->name);
-            int i = 0;
-            while (step->track[i] && strcmp(step->track[i], arg) != 0)
-                i++;
-            if (!step->track[i])
-                return fail(err, err_len, "--track %s is not a part of %s's track (one of: %s)",
-                            quote(q, sizeof q, arg), step->name, track_list(parts, sizeof parts, step, ", "));
-            cfg->track = i;
-            break;
-        }
-        case OPT_UNROLL: {
-            char q[80];
-            if (!step->track)
-                return fail(err, err_len, "unknown option '--unroll' (%s has no going-further track)", step->name);
-            if (strcmp(arg, "yes") == 0)
-                cfg->unroll = UNROLL_YES;
-            else if (strcmp(arg, "no") == 0)
-                cfg->unroll = UNROLL_NO;
-            else
-                return fail(err, err_len, "--unroll %s is not one of: yes, no", quote(q, sizeof q, arg));
-            break;
-        }
-        case OPT_PLAN: {
-            char q[80];
-            int bm, bn, count, used = 0;
-            if (!step->track)
-                return fail(err, err_len, "unknown option '--plan' (%s has no going-further track)", step->name);
-            int tileless = strcmp(arg, "rows") == 0 || strcmp(arg, "few-cols") == 0 || strcmp(arg, "few-rows") == 0 ||
-                           strcmp(arg, "flat") == 0;
-            int few = strncmp(arg, "few-rows/", 9) == 0;   /* a few rows, K in parts: the kind takes a tile's place */
-            if (few)
-                used = (int)strlen("few-rows");
-            int ok = tileless || (strlen(arg) < sizeof cfg->plan &&
-                                  arg[strspn(arg, "0123456789abcdefghijklmnopqrstuvwxyz/-")] == '\0' &&
-                                  (few || (sscanf(arg, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0)));
-            const char *tail = arg + used;
-            if (ok && !tileless && *tail)
-                ok = (!few && strcmp(tail, "/runs") == 0) ||
-                     (((!few && sscanf(tail, "/split%4d%n", &count, &used) == 1) ||
-                       sscanf(tail, "/parts%4d%n", &count, &used) == 1) && count > 1 && tail[used] == '\0');
-            if (!ok)
-                return fail(err, err_len, "--plan %s is not a candidate's name (TILE, TILE/splitS, TILE/partsP or "
-                            "TILE/runs, TILE as 128x128; rows, few-cols, few-rows, few-rows/partsP, flat)",
-                            quote(q, sizeof q, arg));
-            snprintf(cfg->plan, sizeof cfg->plan, "%s", arg);
-            break;
-        }
         case OPT_DESCRIBE:
             cfg->describe = 1;
             break;
@@ -404,8 +382,15 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             break;
         case ':':
             return fail(err, err_len, "option '%s' needs a value", argv[prev]);
+        default:   /* the program's own options; getopt_long gives '?' for one it does not know */
+            if (c >= OPT_PROGRAM && c < OPT_PROGRAM + n_own) {
+                if ((rc = parse_own(&step->options[c - OPT_PROGRAM], arg, err, err_len)))
+                    return rc;
+                values[c - OPT_PROGRAM] = arg;
+                break;
+            }
+            /* fall through */
         case '?':
-        default:
             if (argv[prev][0] == '-' && argv[prev][1] >= '0' && argv[prev][1] <= '9')
                 return parse_size(argv[prev], sizes, &n_sizes, err, err_len);   /* says why */
             if (optopt)
@@ -421,6 +406,12 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
             snprintf(err + used, err_len - used, " (after '--' every argument is a size)");
             return rc;
         }
+    for (int i = 0, given = 0; i < n_own; i++)   /* in the program's order, whatever the command line's */
+        if (values[i]) {
+            snprintf(cfg->option_text[given], sizeof cfg->option_text[given], "%s", values[i]);
+            cfg->options[given] = (given_option){step->options[i].name, cfg->option_text[given]};
+            given++;
+        }
     if (cfg->help || cfg->describe)
         return 0;
     if (n_sizes == 0)
@@ -431,6 +422,14 @@ int parse_args(int argc, char **argv, const step_info *step, run_config *cfg,
     cfg->n = n_sizes == 3 ? sizes[1] : sizes[0];
     cfg->k = n_sizes == 3 ? sizes[2] : sizes[0];
     return 0;
+}
+
+const char *harness_option(const gemm_args *g, const char *name)
+{
+    for (const given_option *o = g->options; o && o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return o->value;
+    return NULL;
 }
 
 int harness_describe_shapes(const tile_option *tiles, int n, char *buf, size_t len)
@@ -451,7 +450,9 @@ int harness_describe_shapes(const tile_option *tiles, int n, char *buf, size_t l
 /* --describe: what the tools need to know of the step, as one line of key=value words. */
 void args_print_describe(const step_info *step)
 {
-    char parts[256], tiles[160] = "", shapes[160] = "", more[1024] = "";
+    char names[256] = "", tiles[160] = "", shapes[160] = "", more[1024] = "";
+    for (int i = 0; i < option_count(step); i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "," : "", step->options[i].name);
     /* tiles=BMxBN:threads:min_blocks:smem:smem_stage,... (tile_option), for steps 3 to 5 */
     for (int i = 0; step->tiles && i < 2; i++) {
         const tile_option *t = &step->tiles[i];
@@ -466,7 +467,7 @@ void args_print_describe(const step_info *step)
         more[0] = ' ';
         step->describe(more + 1, sizeof more - 1);
     }
-    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d track=%s tiles=%s commit=%s shapes=%s%s\n",
+    printf("name=%s max_stages=%d default_stages=%d kernel_choice=%d options=%s tiles=%s commit=%s shapes=%s%s\n",
            step->name, step->max_stages > 0 ? step->max_stages : 0, step->max_stages > 0 ? step->default_stages : 0,
-           step->kernel != NULL || step->tiles != NULL, track_list(parts, sizeof parts, step, ","), tiles, build_commit(), shapes, more);
+           step->kernel != NULL || step->tiles != NULL, names, tiles, build_commit(), shapes, more);
 }

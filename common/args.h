@@ -11,6 +11,9 @@
  * one NaN in A and one +Inf in B, which must propagate as they do in cuBLAS. */
 typedef enum { INPUTS_RANDOM = 0, INPUTS_INTEGERS = 1, INPUTS_NONFINITE = 2 } input_kind;
 
+/* The longest value of a program's own option (a longer one is refused). */
+enum { MAX_OPTION_VALUE = 63 };
+
 typedef struct {
     int m, n, k;
     int reps;                  /* timed launches of the step and of cuBLAS each */
@@ -22,11 +25,10 @@ typedef struct {
     int csv;                   /* print one CSV row instead of the report */
     int csv_header;            /* print the CSV header line first */
     int stages;                /* --stages, for steps that have it; else 0 */
-    int track;                 /* --track: parts of the step's going-further track that run
-                                  (0: the core alone); the whole track by default, 0 without one */
-    int unroll;                /* --unroll yes|no: UNROLL_YES or UNROLL_NO; else UNROLL_AS_PLANNED */
-    char plan[32];             /* --plan NAME: a candidate of the step's plan to run instead of its
-                                  choice (steps with a track); "" for the choice */
+    /* The program's own options given (step_info.options), in its order, up to a NULL name;
+     * their values are copies, in option_text */
+    given_option options[MAX_PROGRAM_OPTIONS + 1];
+    char option_text[MAX_PROGRAM_OPTIONS][MAX_OPTION_VALUE + 1];
     int help;                  /* --help was given */
     int describe;              /* --describe was given */
 } run_config;
@@ -52,8 +54,8 @@ void print_usage(FILE *out, const char *prog, const step_info *step);
 void print_help(FILE *out, const char *prog, const step_info *step);
 
 /* Prints the --describe line to stdout: "name=step5_pipeline max_stages=4 default_stages=2
- * kernel_choice=1 track=", for the tools (make sweep, make ablation) that need the stage
- * range and the parts of a going-further track (track=core,warp-tiles,...). */
+ * kernel_choice=1 options=", for the tools (make sweep, make ablation) that need the stage
+ * range and the program's own options (options=plan). */
 void args_print_describe(const step_info *step);
 
 /* The commit the binary was built from (GIT_COMMIT at build time), or "unknown": in the

@@ -130,11 +130,9 @@ static void set_up_problem(harness_run *run)
     const problem *p = &run->p;
     problem_setup(&run->p, c);
     run->step_run = (step_launch){run->step,
-                                  {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_c, c->stages, c->track,
-                                   c->unroll, c->plan[0] ? c->plan : NULL},
+                                  {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_c, c->stages, c->options},
                                   p->stream};
-    run->cublas_run = (cublas_launch){p->handle, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_ref, 0, 0,
-                                                  UNROLL_AS_PLANNED, NULL}};
+    run->cublas_run = (cublas_launch){p->handle, {c->m, c->n, c->k, c->alpha, c->beta, p->d_a, p->d_b, p->d_ref, 0, NULL}};
 }
 
 /* ---- check's helpers ---- */

@@ -25,6 +25,28 @@ enum {
     EXIT_CUDA = 3      /* no GPU, or a CUDA / cuBLAS / allocation failure */
 };
 
+/* An option of a program's own, beside the harness's: --NAME VALUE.
+ * The harness parses it, prints it in --help, --describe (options=) and the report, and
+ * hands its value to the launch as text. */
+typedef struct {
+    const char *name;                /* "plan": the option is --plan VALUE */
+    const char *value;               /* the value in the usage line: "yes|no", "NAME" */
+    const char *help;                /* its --help text; '\n' between lines */
+    const char *const *choices;      /* the values it takes, NULL-terminated; NULL: any value
+                                        that check passes */
+    /* Reads a value before any CUDA call: 0, or nonzero with why in `why`: the rest of the
+     * sentence that "--NAME 'VALUE'" begins ("is not a candidate's name"). NULL: every value
+     * of choices is good. */
+    int (*check)(const char *value, char *why, size_t len);
+} program_option;
+enum { MAX_PROGRAM_OPTIONS = 4 };
+
+/* One option as the command line gives it. */
+typedef struct {
+    const char *name;    /* program_option.name */
+    const char *value;
+} given_option;
+
 /* One SGEMM, as the harness hands it to a step. All matrices are row-major
  * with no padding: lda = k, ldb = n, ldc = n. The pointers come from
  * cudaMalloc, so row 0 is 256-byte aligned; later rows are 16-byte aligned
@@ -37,15 +59,14 @@ typedef struct {
     const float *b;    /* K x N */
     float *c;          /* M x N */
     int stages;        /* pipeline depth from --stages; 0 for steps without it */
-    int track;         /* for a step with a going-further track (step 6): how much of it runs,
-                          0 = the step's core alone, i = the core and the track's first i parts */
-    int unroll;        /* --unroll: UNROLL_AS_PLANNED, or forced on or off (steps with a track) */
-    const char *plan;  /* --plan NAME: the candidate of the step's plan to run; NULL: its choice */
+    /* The program's own options (step_info.options) that the command line gives, in the
+     * order the program declares them, up to one whose name is NULL: read them with
+     * harness_option. NULL for a launch with none. */
+    const given_option *options;
 } gemm_args;
 
-/* --unroll: run every pipelined loop with its stages unrolled, or with none unrolled
- * (run-time stage indices), instead of the step's own choice. */
-enum { UNROLL_AS_PLANNED = -1, UNROLL_NO = 0, UNROLL_YES = 1 };
+/* The value --name has in g (a string of the command line), or NULL where it is not given. */
+const char *harness_option(const gemm_args *g, const char *name);
 
 /* Launches the step's kernel(s) on `stream` and returns cudaGetLastError(). */
 typedef cudaError_t (*gemm_launch_fn)(const gemm_args *args, cudaStream_t stream);
@@ -64,22 +85,20 @@ typedef struct {
     int default_stages;
     gemm_kernel_fn kernel;   /* NULL when launch always runs the same kernel, or when the
                                 plan of `tiles` says all there is to say */
-    /* A going-further track (step 6): the names of its parts, NULL-terminated, the first
-     * being the step's core ("core"). Then --track PART runs the core and the parts up to
-     * PART, and --unroll yes|no forces the stage loops; by default the whole track runs.
-     * NULL for a step without one. */
-    const char *const *track;
+    /* The program's own options, up to one whose name is NULL; NULL for none. At most
+     * MAX_PROGRAM_OPTIONS. */
+    const program_option *options;
     /* Steps 3 to 5: their two tiles, the larger first (harness_plan_tiles); `--describe`
      * prints them, and the tests check their plans against real GPUs' limits. Else NULL. */
     const tile_option *tiles;
     /* Steps 1 and 2, which choose no tile: their one tile, for `--describe` (shapes=). Else NULL. */
     const tile_option *tile;
     /* More key=value words for the end of the `--describe` line, written into buf (step 6:
-     * where its core unrolls, the track's tiles, the plans its lesson draws); NULL when none.
+     * the stage counts of its other loop); NULL when none.
      * Returns what snprintf returns. */
     int (*describe)(char *buf, size_t len);
     /* Before anything runs: nonzero, with why in buf, where the step cannot run these
-     * arguments on this device (step 6: a --plan that is none of its candidates); the run
+     * arguments on this device (a plan that is none of its candidates); the run
      * stops with EXIT_USAGE. NULL when every argument the parser takes runs. */
     int (*refuse)(const gemm_args *args, char *buf, size_t len);
 } step_info;
@@ -87,9 +106,6 @@ typedef struct {
 /* A tile's shape as `--describe` prints it (shapes=): "BMxBNxBK:TMxTN:piece:a_pad" for
  * each of the n tiles, comma-separated. Returns what snprintf returns. */
 int harness_describe_shapes(const tile_option *tiles, int n, char *buf, size_t len);
-
-/* The parts in step->track (the core counted), 0 for a step without a track. */
-int harness_track_parts(const step_info *step);
 
 /* The environment variable that makes the launch plans see a smaller device than the
  * GPU present (fit_shrink): SGEMM_PLAN_DEVICE="sms=82 smem_block=99K clusters=0". The

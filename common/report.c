@@ -34,27 +34,21 @@ static void csv_clean(char *dst, size_t len, const char *src)
     dst[i] = '\0';
 }
 
-/* Which part of a going-further track ran, and --unroll when given: "core",
- * "stream-k unroll=no"; "" for the step as it runs by default (the whole track, each loop
- * as planned) and for a step without a track. */
+/* The program's own options as given, "name=value" each, in the program's order: "part=core";
+ * "" for the program as it runs by default. */
 static const char *variant(char *buf, size_t len, const run_report *r)
 {
-    const run_config *c = r->cfg;
+    size_t used = 0;
     buf[0] = '\0';
-    if (r->step->track && (c->track != harness_track_parts(r->step) - 1 || c->unroll != UNROLL_AS_PLANNED))
-        snprintf(buf, len, "%s%s", r->step->track[c->track],
-                 c->unroll == UNROLL_YES ? " unroll=yes" : c->unroll == UNROLL_NO ? " unroll=no" : "");
-    if (r->step->track && c->plan[0]) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%splan=%s", used ? " " : "", c->plan);
-    }
+    for (const given_option *o = r->cfg->options; o->name && used < len; o++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", o->name, o->value);
     return buf;
 }
 
 int format_csv_row(char *buf, size_t len, const run_report *r)
 {
     const run_config *c = r->cfg;
-    char device[256], named[448], runtime[16], driver[16], err[32], var[96], clock[24], power[24], temp[24], kernel[320];
+    char device[256], named[448], runtime[16], driver[16], err[32], var[160], clock[24], power[24], temp[24], kernel[320];
     /* A run planned for a smaller device says so where the device is named. */
     snprintf(named, sizeof named, r->dev->plan_device[0] ? "%s (plans for " PLAN_DEVICE_VAR "=%s)" : "%s",
              r->dev->name, r->dev->plan_device);
@@ -130,10 +124,9 @@ void print_report(FILE *out, const run_report *r)
             c->seed);
     if (c->stages > 0)
         fprintf(out, ", %d stages", c->stages);
-    if (r->step->track) {
-        char var[96];
-        fprintf(out, ", track: %s", variant(var, sizeof var, r)[0] ? var : "all of it");
-    }
+    char var[160];
+    if (variant(var, sizeof var, r)[0])
+        fprintf(out, ", %s", var);
     fprintf(out, "\n");
     if (r->kernel)
         fprintf(out, "  kernel   %s\n", r->kernel);

@@ -1,14 +1,15 @@
 # plots.mk - the measured results, their tables and charts, included by the Makefile, which
 # defines the variables they share (COURSE, TRACK_TOOLS, GNUPLOT, the steps'). The work is
 # scripts/course's, and the going-further track's tools.py's where it is the track's (its tables
-# in make table, step 6's estimate in make shapes-summary); the pictures are plots/NAME.gp's
+# in make table, its plan's estimate in make shapes-summary); the pictures are plots/NAME.gp's
 # (gnuplot). The track's own targets (make track-ablation, track-shapes, plan-costs, plan-check)
-# are in its track.mk, beside it (step6_unroll/going_further).
+# are in its track.mk, beside it (going_further/).
 #
-#   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU, in one run: every step at
-#                                 every size (plots/results.csv), then every other table a lesson
-#                                 shows (PLOTS_ALSO: the sweep, the ablation, the track and its
-#                                 shapes), then the charts (where gnuplot is)
+#   make plots [SIZES="1024 4096"] [REPS=20] [RUN_ARGS=...]   on a GPU, in one run: every step and
+#                                 the going-further track at every size (plots/results.csv), then
+#                                 every other table a lesson shows (PLOTS_ALSO: the sweep, the
+#                                 ablation, the track and its shapes), then the charts (where
+#                                 gnuplot is)
 #   make results                  the runs and plots/results.csv only
 #   make chart [CSV=x.csv] [OUT=dir]   plots/progression, plots/sizes and plots/peak (.png, .svg), no GPU;
 #                                 CHART_DATA=dir keeps the data files gnuplot drew
@@ -16,9 +17,9 @@
 #                                 the track's into its lesson (TRACK_README, from TRACK_CSV and
 #                                 TRACK_SHAPES_CSV: track.mk)
 #   make sweep / sweep-chart      step 5 at every --stages S: plots/sweep.csv, its table and chart
-#   make ablation / ablation-table   step 6's core against step 5 as it is, at every stage count
-#                                 both take, and the core's unrolling forced on and off: plots/ablation.csv
-#   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   steps 5 and 6 at every shape of
+#   make ablation / ablation-table   step 6 against step 5 as it is, at every stage count both
+#                                 take, and step 6's unrolling forced on and off: plots/ablation.csv
+#   make shapes [SHAPES_SEED=1] [SHAPES_ONLY=family,...]   step 5 and the track (./further) at every shape of
 #                                 shape_list (scripts/course/runs.py): every square from 128 to 8192
 #                                 by 128; skinny, deep-K, transformer-layer, small-K, matrix-vector,
 #                                 tall-and-thin, tiny-C and prime shapes; 100 random shapes drawn
@@ -31,7 +32,7 @@
 #                                 drawn when the CSV has random rows that passed), no GPU
 #   make shapes-summary           each step's geometric mean and minimum ratio to cuBLAS over each
 #                                 family of plots/shapes.csv, and over every shape (PASS rows), and
-#                                 step 6's estimate over its measured time; no GPU
+#                                 the track's estimate over its measured time; no GPU
 #
 # A CSV is one run: written whole when the run completes, the old one kept until then.
 
@@ -43,8 +44,8 @@ CSV         = $(RESULTS)
 OUT         = plots
 README      = docs/measurements.md
 PLOT_CHARTS = progression sizes peak
-# Every step, and step 6's core alone besides its whole track (its README row "step6_unroll (core)").
-PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS)) $(if $(filter step6,$(BUILT_STEPS)),'./step6 --track core')
+# Every program built (BUILT_STEPS): the steps, then the going-further track (its row after step 6's).
+PLOT_STEPS  = $(addprefix ./,$(BUILT_STEPS))
 CHART       = $(COURSE) chart --gnuplot '$(GNUPLOT)' --size '$(PROGRESSION_SIZE)' $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
 
 SWEEP_STEP  = ./step5
@@ -52,17 +53,17 @@ SWEEP_SIZES ?= 1024 2048 4096 8192
 SWEEP_CSV   = plots/sweep.csv
 # make ablation: what step 6's idea is worth against step 5 as the learner has it, in one run:
 # both at every stage count they share from 2 (at 1 stage both run step 5's control, the same
-# code), then the core with its unrolling forced: off at 3 stages (the 8-deep k-tiles in step
+# code), then step 6 with its unrolling forced: off at 3 stages (the 8-deep k-tiles in step
 # 5's loop: the unrolling alone), on at 2 and 4 (the loops that do not fit: step6_unroll/README.md).
 ABLATION_CSV = plots/ablation.csv
-ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --track core --stages $(s)') $(FORCED_UNROLL_RUNS)
+ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --stages $(s)') $(FORCED_UNROLL_RUNS)
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
-# step 6's going-further track has a lesson of its own, one folder down, which the track's tools fill.
+# the going-further track's lesson too, whose tables the track's tools fill.
 STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md))
-TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/going_further/README.md))
+TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard going_further/README.md))
 
 SHAPES_CSV = plots/shapes.csv
-SHAPES_STEPS = step5 step6
+SHAPES_STEPS = step5 further
 # A chart whose family the CSV lacks (the random shapes, in a CSV from before them) is left out with a note.
 SHAPES_CHARTS = shapes shapes_nonsquare shapes_random
 

@@ -22,11 +22,12 @@ set termoption noenhanced    # names such as step0_naive print as written
 set datafile separator "\t"
 
 # One colour and one marker per series, the same in every chart (charts.py's linetype): step n
-# draws in linetype n % 9 + 1, step 6 run as it is (its whole going-further track) in 8, any
-# other part of the track but the core in 9. Okabe-Ito's colours (colour-blind safe), a brown
-# and a purple; no two linetypes share a marker. cuBLAS, the yardstick, in black.
+# draws in linetype n % 9 + 1, the going-further track (./further, its rows going_further) in 8,
+# the track run with options (a part of it: ./further --part P) in 9. Okabe-Ito's colours
+# (colour-blind safe), a brown and a purple; no two linetypes share a marker. cuBLAS, the
+# yardstick, in black.
 colors = "#0072B2 #E69F00 #009E73 #CC79A7 #D55E00 #56B4E9 #7A5C2E #6A3D9A #999999"
-#         step 0: ●  1: ■  2: ▲  3: ▼  4: ◆  5: ⬟  6's core: □  6's whole track: ○  other: △
+#         step 0: ●  1: ■  2: ▲  3: ▼  4: ◆  5: ⬟  6: □  the track: ○  a part of it: △
 points = "7 5 9 11 13 15 4 6 8"
 # pts scales a marker to the picture: gnuplot's PNG markers are smaller for their width than its SVG ones.
 pts = fmt eq "svg" ? 1.0 : 1.8
@@ -49,7 +50,7 @@ set title font large textcolor rgb "#111111"
 chart_title(what) = what . "\n" . sprintf("%s, %s (CUDA %s, commit %s)", device, dates, cuda, commits)
 
 # Two panels, one x axis: TFLOPS above, the ratio to cuBLAS (1× = as fast) below; the key to
-# the right of both, wide enough for "step6_unroll (whole track)". `@top_panel`, plot,
+# the right of both, wide enough for "step6_unroll (unroll=yes)". `@top_panel`, plot,
 # `@ratio_panel`, plot.
 # The title is centred on the picture (its lines may be wider than the panels).
 panels = "set multiplot; set grid xtics ytics ls 100, ls 100; set lmargin at screen 0.09; set rmargin at screen 0.68; set key at screen 0.70, 0.84 left top; set title offset screen 0.5 - (0.09 + 0.68) / 2, 0"

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """figures.py - a picture of each lesson's idea, drawn from the constants the steps report.
 
-`make figures` runs it: from what ./step1 .. ./step6 --describe print it draws the ten FIGURES
+`make figures` runs it: from what ./step1 .. ./step6 and ./further --describe print it draws the ten FIGURES
 (below), each an SVG beside its lesson, a pure function of those constants (no dates, no
 versions): it cannot disagree with the code, and the tests redraw it byte for byte. Its text names
 a font family (FONT). Each PNG, the picture a lesson embeds, is rendered from its SVG by
 rsvg-convert where the SVG changed, and is tested for its size, not its bytes.
 
-A step not built (steps 5 and 6 before sm_80) leaves its figures as they are, saying so. A
+A program not built (steps 5 and 6 and the track's ./further before sm_80) leaves its figures as they are, saying so. A
 --describe line without a constant a figure needs: one line naming it, exit code 2; a shape past
 its figure's edges (nothing may be cut off): exit code 1.
 """
@@ -143,9 +143,9 @@ class Figure:
 
 # --- what the steps say ------------------------------------------------------------------------
 
-def step_words(steps_dir, n):
-    """The key=value words of ./stepN --describe (course.describe), or None when the step is not built."""
-    binary = os.path.join(steps_dir, 'step%d' % n)
+def step_words(steps_dir, name):
+    """The key=value words of ./NAME --describe (course.describe), or None when it is not built."""
+    binary = os.path.join(steps_dir, name)
     if not os.access(binary, os.X_OK):
         return None
     words = describe(binary)
@@ -614,7 +614,7 @@ def fig_unroll(d6):
     S, bk, rolled_bk = unrolled[0], shapes(d6, 'unrolled_shapes')[0].bk, shapes(d6)[0].bk
     most, n = int(need(d6, 'max_stages')), 3 * unrolled[0]        # n: k-tiles drawn, three trips
     c = Figure('Step 6: the loop unrolled by its %d stages: every stage index a constant' % S,
-               './step6 --describe: unrolled_stages=%s unrolled_shapes=%s default_stages=%s'
+               './further --describe: unrolled_stages=%s unrolled_shapes=%s default_stages=%s'
                % (d6['unrolled_stages'], d6['unrolled_shapes'], need(d6, 'default_stages')))
 
     def stages_of(pipe):                  # the stage read, refilled, and taken the next slice 0 from
@@ -695,14 +695,14 @@ def tile_panel(c, x, y, e, t, title):
     c.text(x, y - 10, title, 12.5, INK, bold=True)
 
 
-def fig_warp_tiles(d6):
-    core, wt = shapes(d6)[0], track_tiles(d6)['large']
+def fig_warp_tiles(gf):
+    core, wt = shapes(gf)[0], track_tiles(gf)['large']   # gf: ./further --describe (shapes=: step 6's)
     bm, bn, e = core.bm, core.bn, 2.9
     lanes_m, lanes_n = wt.wm // wt.tm, wt.wn // wt.tn
     warp_ty = 32 // core.threads_n                      # rows of threads a warp spans in the core
     c = Figure("Going further, 1: warp tiles: a warp's fragment loads in one wavefront",
-               './step6 --describe: shapes=%s track_tiles=large:%dx%dx%d:%dx%d:%dx%d:...'
-               % (d6['shapes'], wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn))
+               './further --describe: shapes=%s track_tiles=large:%dx%dx%d:%dx%d:%dx%d:...'
+               % (gf['shapes'], wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn))
     x1, x2, y0 = 44, WIDTH - 44 - bn * e, 104
     tile_panel(c, x1, y0, e, core, "step 6's core: threads across the tile")
     tile_panel(c, x2, y0, e, wt, 'warp tiles: warp w owns a %s tile' % dims(wt.wm, wt.wn))
@@ -723,15 +723,15 @@ def fig_warp_tiles(d6):
     return c.end(y + 4)
 
 
-def fig_split_k(d6):
-    ex = example(d6, 'split_k_example')
-    t = track_tiles(d6)[ex.tile]
-    sms = int(need(d6, 'example_sms'))
+def fig_split_k(gf):
+    ex = example(gf, 'split_k_example')
+    t = track_tiles(gf)[ex.tile]
+    sms = int(need(gf, 'example_sms'))
     split, k_tiles, mine = ex.split, ex.k_tiles, 1      # mine: the block whose sum is drawn
     each, rows_each = -(-k_tiles // split), t.bm // split
     rows = ['rows %d..%d' % (r * rows_each, (r + 1) * rows_each - 1) for r in range(split)]
     c = Figure('Going further, 2: K split over the %d blocks of a cluster' % split,
-               './step6 --describe: split_k_example=%s example_sms=%d' % (d6['split_k_example'], sms))
+               './further --describe: split_k_example=%s example_sms=%d' % (gf['split_k_example'], sms))
     # C and its tiles
     tiles_m, tiles_n = -(-ex.m // t.bm), -(-ex.n // t.bn)
     cs = 200 / max(tiles_m, tiles_n)
@@ -788,16 +788,16 @@ def fig_split_k(d6):
     return c.end(max(y, y2))
 
 
-def fig_wide_tiles(d6):
-    tiles = track_tiles(d6)
+def fig_wide_tiles(gf):
+    tiles = track_tiles(gf)
     wt, lt = tiles['wide'], tiles['large']
-    copies = records(d6, 'wide_copies', 'a:b')[0]
+    copies = records(gf, 'wide_copies', 'a:b')[0]
     parts = [('A%d' % i, A_INK) for i in range(copies.a)] + [('B%d' % i, B_INK) for i in range(copies.b)]
-    stages = int(need(d6, 'default_stages'))
+    stages = int(need(gf, 'default_stages'))
     bk, e, y0, tx = wt.bk, 1.6, 112, 24 + wt.bn * 1.6 + 30
     c = Figure('Going further, 3: %s tiles of %s a thread, in a lean loop' % (dims(wt.bm, wt.bn), dims(wt.tm, wt.tn)),
-               './step6 --describe: track_tiles=...,wide:%dx%dx%d:%dx%d:%dx%d:%d:%d,... wide_copies=%s'
-               % (wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn, wt.threads, wt.min_blocks, d6['wide_copies']))
+               './further --describe: track_tiles=...,wide:%dx%dx%d:%dx%d:%dx%d:%d:%d,... wide_copies=%s'
+               % (wt.bm, wt.bn, wt.bk, wt.wm, wt.wn, wt.tm, wt.tn, wt.threads, wt.min_blocks, gf['wide_copies']))
     tile_panel(c, 24, y0, e, wt, 'a wide tile: %d warps of %s, one block an SM'
                % ((wt.bm // wt.wm) * (wt.bn // wt.wn), dims(wt.wm, wt.wn)))
     y = key(c, tx, y0 + 2, THREAD, 'thread 0: %d accumulators (%s), where the %s tiles have %d (%s).'
@@ -838,16 +838,16 @@ def fig_wide_tiles(d6):
     return c.end(y)
 
 
-def fig_stream_k(d6):
-    ex = example(d6, 'stream_k_example')
-    sms = int(need(d6, 'example_sms'))
-    t = track_tiles(d6)[ex.tile]
+def fig_stream_k(gf):
+    ex = example(gf, 'stream_k_example')
+    sms = int(need(gf, 'example_sms'))
+    t = track_tiles(gf)[ex.tile]
     runs, k_tiles, left, waves = ex.runs, ex.k_tiles, ex.tiles - ex.blocks, ex.blocks // sms
     total = left * k_tiles                             # the last wave's k-tiles, in runs
     x0, wh = 130, 30                                   # wh: a wave's height, one tile's k-tiles
     cw = (WIDTH - 24 - x0) / sms
     c = Figure('Going further, 4: the last wave, in runs of k-tiles (stream-K)',
-               './step6 --describe: stream_k_example=%s example_sms=%d' % (d6['stream_k_example'], sms))
+               './further --describe: stream_k_example=%s example_sms=%d' % (gf['stream_k_example'], sms))
 
     def pieces(r):
         """Run r's pieces of tiles: (the tile, its first k-tile, k-tiles, k-tiles into the run)."""
@@ -909,17 +909,17 @@ def fig_stream_k(d6):
 
 
 FIGURES = [
-    # (path without extension, the steps whose --describe it draws, the function)
-    ('step1_tiling/tiling', (1,), fig_tiling),
-    ('step2_shared/shared', (2,), fig_shared),
-    ('step3_registers/registers', (2, 3), fig_registers),
-    ('step4_vectorize/vectorize', (3, 4), fig_vectorize),
-    ('step5_pipeline/pipeline', (5,), fig_pipeline),
-    ('step6_unroll/unroll', (6,), fig_unroll),
-    ('step6_unroll/going_further/warp_tiles', (6,), fig_warp_tiles),
-    ('step6_unroll/going_further/split_k', (6,), fig_split_k),
-    ('step6_unroll/going_further/wide_tiles', (6,), fig_wide_tiles),
-    ('step6_unroll/going_further/stream_k', (6,), fig_stream_k),
+    # (path without extension, the programs whose --describe it draws, the function)
+    ('step1_tiling/tiling', ('step1',), fig_tiling),
+    ('step2_shared/shared', ('step2',), fig_shared),
+    ('step3_registers/registers', ('step2', 'step3'), fig_registers),
+    ('step4_vectorize/vectorize', ('step3', 'step4'), fig_vectorize),
+    ('step5_pipeline/pipeline', ('step5',), fig_pipeline),
+    ('step6_unroll/unroll', ('further',), fig_unroll),   # step 6's constants, as ./further (built on it) describes them
+    ('going_further/warp_tiles', ('further',), fig_warp_tiles),
+    ('going_further/split_k', ('further',), fig_split_k),
+    ('going_further/wide_tiles', ('further',), fig_wide_tiles),
+    ('going_further/stream_k', ('further',), fig_stream_k),
 ]
 
 
@@ -944,18 +944,18 @@ def write(target, svg):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--steps', default=ROOT, help='where ./step1 .. ./step6 are')
+    ap.add_argument('--steps', default=ROOT, help='where ./step1 .. ./step6 and ./further are')
     ap.add_argument('--out', default=ROOT, help='where the lesson folders are written')
     ap.add_argument('--only', default='', help='draw only the figures whose paths contain this')
     a = ap.parse_args(argv)
     try:
-        described = {n: step_words(a.steps, n) for n in range(1, 7)}
-        for path, steps, draw in FIGURES:
-            args = [described[n] for n in steps]
+        wanted = [f for f in FIGURES if a.only in f[0]]
+        described = {name: step_words(a.steps, name) for name in dict.fromkeys(n for _, ns, _ in wanted for n in ns)}
+        for path, names, draw in wanted:
+            args = [described[n] for n in names]
             if None in args:
-                print('figures: ./step%d is not built here: %s.{svg,png} left as they are'
-                      % (steps[args.index(None)], path))
-            elif a.only in path:
+                print('figures: ./%s is not built here: %s.{svg,png} left as they are' % (names[args.index(None)], path))
+            else:
                 write(os.path.join(a.out, path), draw(*args).svg())
     except (Fail, OSError) as e:     # OSError: no rsvg-convert here (make need-rsvg), or no room to write
         print('figures: %s' % e, file=sys.stderr)

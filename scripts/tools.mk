@@ -37,12 +37,16 @@ diff:
 	$(call need_step,diff)
 	@$(COURSE) diff '$(STEP)' $(if $(filter-out 0,$(CODE)),--code)
 
+# make sass STEP=further: the going-further track's kernels, ./further's.
+SASS_OF = $(if $(filter further,$(STEP)),further,step$(STEP))
 sass:
+ifneq ($(STEP),further)
 	$(call need_step,sass)
+endif
 	$(call need_tool,$(CUOBJDUMP),sass,$(CUOBJDUMP_HINT))
-	@$(MAKE) --no-print-directory step$(STEP)
-	@$(CUOBJDUMP) --dump-sass ./step$(STEP) > $(BUILD)/step$(STEP).sass
-	@$(COURSE) sass $(BUILD)/step$(STEP).sass --binary ./step$(STEP)
+	@$(MAKE) --no-print-directory $(SASS_OF)
+	@$(CUOBJDUMP) --dump-sass ./$(SASS_OF) > $(BUILD)/$(SASS_OF).sass
+	@$(COURSE) sass $(BUILD)/$(SASS_OF).sass --binary ./$(SASS_OF)
 
 ifneq ($(filter spills,$(MAKECMDGOALS)),)
 SPILL_BAD := $(foreach a,$(SPILL_ARCHS),$(if $(and $(call sm_number,$(a)),$(filter sm_$(call sm_number,$(a)),$(a))),,$(a)))
@@ -77,11 +81,11 @@ profile:
 	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)' --args='$(ARGS)'
 
 # make unroll-profile: the Nsight Compute figures step 6's lesson cites: step 5 at 2 and 3 stages,
-# step 6's core at 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4 stages, at 1024
+# step 6 at 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4 stages, at 1024
 # and 4096, into step6_unroll/evidence/unroll_profile.txt (GPU, commit and date inside).
 UNROLL_PROFILE = step6_unroll/evidence/unroll_profile.txt
-# (FORCED_UNROLL_RUNS: the runs of make ablation that force the core's unrolling, plots/plots.mk.)
-UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --track core --stages 3' $(FORCED_UNROLL_RUNS)
+# (FORCED_UNROLL_RUNS: the runs of make ablation that force step 6's unrolling, in the Makefile.)
+UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --stages 3' $(FORCED_UNROLL_RUNS)
 unroll-profile: step5 step6
 	$(call need_tool,$(NCU),unroll-profile,$(NCU_HINT))
 	@mkdir -p $(dir $(UNROLL_PROFILE))

@@ -44,7 +44,9 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step0_naive", "one thread per element of C, operands straight from global memory",
-        launch, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+        .name = "step0_naive",
+        .idea = "one thread per element of C, operands straight from global memory",
+        .launch = launch,
+    };
     return harness_main(argc, argv, &step);
 }

@@ -53,7 +53,10 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step1_tiling", "a block per tile of C, one element a thread, warps that coalesce",
-        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL, NULL};
+        .name = "step1_tiling",
+        .idea = "a block per tile of C, one element a thread, warps that coalesce",
+        .launch = launch,
+        .tile = &TILE,
+    };
     return harness_main(argc, argv, &step);
 }

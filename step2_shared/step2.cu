@@ -89,7 +89,10 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step2_shared", "tiles of A and B staged in shared memory, two barriers per k-tile",
-        launch, 0, 0, NULL, NULL, NULL, &TILE, NULL, NULL};
+        .name = "step2_shared",
+        .idea = "tiles of A and B staged in shared memory, two barriers per k-tile",
+        .launch = launch,
+        .tile = &TILE,
+    };
     return harness_main(argc, argv, &step);
 }

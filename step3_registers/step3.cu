@@ -163,7 +163,10 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step3_registers", "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
-        launch, 0, 0, NULL, NULL, TILES, NULL, NULL, NULL};
+        .name = "step3_registers",
+        .idea = "each thread accumulates an 8x8 tile of C from register fragments; tiles fitted to the SMs",
+        .launch = launch,
+        .tiles = TILES,
+    };
     return harness_main(argc, argv, &step);
 }

@@ -233,7 +233,11 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step4_vectorize", "128-bit global and shared loads, A transposed in shared memory",
-        launch, 0, 0, kernel_name, NULL, TILES, NULL, NULL, NULL};
+        .name = "step4_vectorize",
+        .idea = "128-bit global and shared loads, A transposed in shared memory",
+        .launch = launch,
+        .kernel = kernel_name,
+        .tiles = TILES,
+    };
     return harness_main(argc, argv, &step);
 }

@@ -385,7 +385,13 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step5_pipeline", "a cp.async ring of shared-memory stages, and double-buffered fragments",
-        launch, MAX_STAGES, 2, kernel_name, NULL, TILES, NULL, NULL, NULL};
+        .name = "step5_pipeline",
+        .idea = "a cp.async ring of shared-memory stages, and double-buffered fragments",
+        .launch = launch,
+        .max_stages = MAX_STAGES,
+        .default_stages = 2,
+        .kernel = kernel_name,
+        .tiles = TILES,
+    };
     return harness_main(argc, argv, &step);
 }

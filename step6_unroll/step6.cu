@@ -13,10 +13,7 @@
  * where step 6 unrolls; at 2 and 4 stages it keeps step 5's loop (README: "What
  * fits"). --unroll yes or no overrides the choice, to measure it.
  *
- * ./step6 runs the going-further track too (going_further/, a lesson of its own);
- * --track core runs this file's kernel alone.
- *
- *   make step6 && ./step6 1024 --track core
+ *   make step6 && ./step6 1024
  */
 #include "../common/harness.h"
 
@@ -336,7 +333,8 @@ static bool rows_aligned(const gemm_args *g)
 // says otherwise.
 static bool unrolls(const gemm_args *g, int stages)
 {
-    return stages > 1 && (g->unroll == UNROLL_AS_PLANNED ? stages == 3 : g->unroll == UNROLL_YES);
+    const char *forced = harness_option(g, "unroll");   // "yes", "no", or NULL when not given
+    return stages > 1 && (forced ? forced[0] == 'y' : stages == 3);
 }
 
 // At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 28 KiB of
@@ -410,14 +408,25 @@ static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
     return harness_describe_tiles(g, TILES, &p, loop, buf, len);
 }
 
-// GOING FURTHER (going_further/README.md): ./step6 runs the track's launch plan, which
-// hands --track core to this file's launch.
-#include "going_further/track.cuh"
+// --unroll yes|no, a control of the step's own: the stage loop unrolled, or step 5's loop.
+static const char *const YES_NO[] = {"yes", "no", NULL};
+static const program_option OPTIONS[] = {
+    {.name = "unroll", .value = "yes|no", .help = "unroll the stage loop (yes) or keep step 5's loop (no) at any\n"
+                                                  "stage count, to measure what unrolling buys", .choices = YES_NO},
+    {},
+};
 
 int main(int argc, char **argv)
 {
     static const step_info step = {
-        "step6_unroll", "the pipeline's main loop unrolled by its stage count: every stage index a constant",
-        track_launch, MAX_STAGES, 3, track_kernel_name, TRACK_NAMES, TILES, NULL, track_describe, track_refuse};
+        .name = "step6_unroll",
+        .idea = "the pipeline's main loop unrolled by its stage count: every stage index a constant",
+        .launch = launch,
+        .max_stages = MAX_STAGES,
+        .default_stages = 3,
+        .kernel = kernel_name,
+        .options = OPTIONS,
+        .tiles = TILES,
+    };
     return harness_main(argc, argv, &step);
 }

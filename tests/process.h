@@ -48,13 +48,14 @@ const char *describe_status(int status, char *buf, size_t len);
 int gpu_available(char *why, size_t len);
 
 /* 1 when this build leaves `step` (e.g. "./step5") out, with the reason in why, for a skip or a
- * log line: steps 5 and 6 copy with cp.async, so a build for an ARCH older than sm_80 (BUILT_SM)
- * holds steps 0-4 only. 0 for a step the build must hold: where it is missing, a test fails. */
+ * log line: steps 5 and 6 (and ./further, built on step 6) copy with cp.async, so a build for
+ * an ARCH older than sm_80 (BUILT_SM) holds steps 0-4 only. 0 for a step the build must hold: where
+ * it is missing, a test fails. */
 int step_left_out(const char *step, char *why, size_t len);
 
-/* The step binaries that are built: every ./stepN, N in 0..9, that exists and is
- * executable, in order. Returns how many were written to paths (at most max). */
-enum { MAX_STEPS = 10, STEP_PATH_LEN = 16 };
+/* The programs that are built: every ./stepN, N in 0..9, that exists and is executable, in
+ * order, then ./further where it is. Returns how many were written to paths (at most max). */
+enum { MAX_STEPS = 11, STEP_PATH_LEN = 24 };
 int built_steps(char paths[][STEP_PATH_LEN], int max);
 
 /* A built step as a test parameter, and which case of the test's own table it runs

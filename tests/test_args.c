@@ -12,10 +12,22 @@
 #include "golden.h"
 #include "process.h"
 
-static const step_info PLAIN = {"stepX_plain", "a step without pipeline stages", NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL};
-static const step_info STAGED = {"stepY_staged", "a step with 1..4 pipeline stages", NULL, 4, 2, NULL, NULL, NULL, NULL, NULL, NULL};
-static const char *const TRACK[] = {"core", "first", "second", NULL};
-static const step_info TRACKED = {"stepZ_tracked", "a step with a going-further track", NULL, 4, 3, NULL, TRACK, NULL, NULL, NULL, NULL};
+static const step_info PLAIN = {.name = "stepX_plain", .idea = "a step without pipeline stages"};
+static const step_info STAGED = {.name = "stepY_staged", .idea = "a step with 1..4 pipeline stages", .max_stages = 4,
+                                 .default_stages = 2};
+/* A program with options of its own: one of a few words, and one its check reads. */
+static const char *const PARTS[] = {"core", "first", "second", NULL};
+static int even_length(const char *value, char *why, size_t len)
+{
+    return strlen(value) % 2 ? snprintf(why, len, "is not of even length") : 0;
+}
+static const program_option OWN_OPTIONS[] = {
+    {.name = "part", .value = "PART", .help = "the part to run", .choices = PARTS},
+    {.name = "pair", .value = "WORD", .help = "a word of even length\non two lines", .check = even_length},
+    {},
+};
+static const step_info OWN = {.name = "stepZ_own", .idea = "a program with options of its own", .max_stages = 4,
+                              .default_stages = 3, .options = OWN_OPTIONS};
 
 /* parse_args on "./stepX" followed by the arguments in args (NULL-terminated). */
 static int parse_list(const step_info *step, run_config *cfg, char *err, size_t err_len,
@@ -273,62 +285,64 @@ Test(args, stages_within_range_on_a_staged_step)
     }
 }
 
-/* --track PART runs the core and the track up to PART (default: all of it); --unroll
- * yes|no forces the stage loops. Both exist only for a step with a track. */
-Test(args, track_and_unroll_on_a_step_with_a_track)
+/* A program's own options: each takes one of its choices, or a value its check passes; the
+ * harness keeps them in the program's order, whatever the command line's, and the launch finds
+ * them by name. A program without them has no such option. */
+Test(args, a_programs_own_options)
 {
     char err[512];
     run_config c;
-    PARSE_OK(&TRACKED, &c, "64");
-    cr_expect_eq(c.track, 2, "by default the whole track runs");
-    cr_expect_eq(c.unroll, UNROLL_AS_PLANNED);
-    PARSE_OK(&TRACKED, &c, "64", "--track", "core", "--unroll", "no");
-    cr_expect_eq(c.track, 0);
-    cr_expect_eq(c.unroll, UNROLL_NO);
-    PARSE_OK(&TRACKED, &c, "--track", "first", "64", "--unroll", "yes");
-    cr_expect_eq(c.track, 1);
-    cr_expect_eq(c.unroll, UNROLL_YES);
-    cr_expect_eq(harness_track_parts(&TRACKED), 3);
-    cr_expect_eq(harness_track_parts(&STAGED), 0);
+    PARSE_OK(&OWN, &c, "64");
+    cr_expect_null(c.options[0].name, "no option given, none kept");
+    gemm_args g = {.options = c.options};
+    cr_expect_null(harness_option(&g, "part"));
+    PARSE_OK(&OWN, &c, "--pair", "ab", "64", "--part", "first");
+    cr_expect_str_eq(c.options[0].name, "part");
+    cr_expect_str_eq(c.options[0].value, "first");
+    cr_expect_str_eq(c.options[1].name, "pair");
+    cr_expect_str_eq(c.options[1].value, "ab");
+    cr_expect_null(c.options[2].name);
+    g.options = c.options;
+    cr_expect_str_eq(harness_option(&g, "pair"), "ab");
+    cr_expect_str_eq(harness_option(&g, "part"), "first");
+    cr_expect_null(harness_option(&g, "stages"), "the harness's own options are not the program's");
+    PARSE_OK(&OWN, &c, "64", "--pai=ab", "--part", "core", "--part", "second");
+    cr_expect_str_eq(c.options[0].value, "second", "the last of an option given twice counts");
+    cr_expect_str_eq(c.options[1].value, "ab", "a prefix naming one option alone names it");
 
-    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--track", "third"), EXIT_USAGE);
-    cr_expect_str_eq(err, "--track 'third' is not a part of stepZ_tracked's track (one of: core, first, second)");
-    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--track", ""), EXIT_USAGE);
-    cr_expect_eq(PARSE(&TRACKED, &c, "64", "--unroll", "1"), EXIT_USAGE);
-    cr_expect_str_eq(err, "--unroll '1' is not one of: yes, no");
-    cr_expect_eq(PARSE(&STAGED, &c, "64", "--track", "core"), EXIT_USAGE);
-    cr_expect_str_eq(err, "unknown option '--track' (stepY_staged has no going-further track)");
-    cr_expect_eq(PARSE(&PLAIN, &c, "64", "--unroll", "no"), EXIT_USAGE);
-    cr_expect_str_eq(err, "unknown option '--unroll' (stepX_plain has no going-further track)");
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--part", "third"), EXIT_USAGE);
+    cr_expect_str_eq(err, "--part 'third' is not one of: core, first, second");
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--part", ""), EXIT_USAGE);
+    char long_word[MAX_OPTION_VALUE + 3];
+    memset(long_word, 'a', MAX_OPTION_VALUE + 1);
+    long_word[MAX_OPTION_VALUE + 1] = '\0';
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--pair", long_word), EXIT_USAGE, "a value is kept in MAX_OPTION_VALUE characters");
+    cr_expect(strstr(err, "is longer than 63 characters") != NULL, "%s", err);
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--pair", "abc"), EXIT_USAGE);
+    cr_expect_str_eq(err, "--pair 'abc' is not of even length");
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--pa", "ab"), EXIT_USAGE);
+    cr_expect_str_eq(err, "unknown option '--pa'", "a prefix of two options names neither");
+    cr_expect_eq(PARSE(&OWN, &c, "64", "--part"), EXIT_USAGE);
+    cr_expect_str_eq(err, "option '--part' needs a value");
+    cr_expect_eq(PARSE(&STAGED, &c, "64", "--part", "core"), EXIT_USAGE);
+    cr_expect_str_eq(err, "unknown option '--part'");
 }
 
-/* --plan NAME names a candidate of the track's plan: a tile, and how K is shared, or one of
- * the three kernels without a tile (rows, few-rows and few-rows in parts, flat); only its
- * form is checked here (whether it is a candidate needs the problem and the GPU: test_plan.c). */
-Test(args, plan_takes_a_candidates_name)
+/* Its usage line and --help name each of them, the help's lines in the harness's column. */
+Test(args, a_programs_own_options_in_its_help)
 {
-    char err[512];
-    run_config c;
-    PARSE_OK(&TRACKED, &c, "64");
-    cr_expect_str_eq(c.plan, "");
-    static const char *const good[] = {"128x128", "64x128/split4", "128x64/parts12", "128x256/runs", "rows",
-                                       "few-rows", "few-rows/parts2", "few-rows/parts218", "flat"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        PARSE_OK(&TRACKED, &c, "64", "--plan", good[i]);
-        cr_expect_str_eq(c.plan, good[i]);
-    }
-    static const char *const bad[] = {"", "128", "128x", "x128", "128x128/", "128x128/split", "128x128/split1",
-                                      "128x128/parts2x", "128x128/run", "0x128", "128x128/splits4",
-                                      "123456789x1234567890/parts2", "row", "few-rows/parts1", "few-rows/split2",
-                                      "few-rows/runs", "few-rows/", "few-rows-", "few-rows/parts2x", "flat/parts2",
-                                      "64x64/split 4", "+64x64", "64x64/parts+8", "rows/runs"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cr_expect_eq(PARSE(&TRACKED, &c, "64", "--plan", bad[i]), EXIT_USAGE, "--plan '%s' was taken", bad[i]);
-        cr_expect(strstr(err, "is not a candidate's name (TILE, TILE/splitS, TILE/partsP or TILE/runs") != NULL,
-                  "--plan '%s': %s", bad[i], err);
-    }
-    cr_expect_eq(PARSE(&STAGED, &c, "64", "--plan", "128x128"), EXIT_USAGE);
-    cr_expect_str_eq(err, "unknown option '--plan' (stepY_staged has no going-further track)");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    print_help(out, "./stepZ", &OWN);
+    fclose(out);
+    cr_expect(strstr(text, "[--part PART] [--pair WORD]\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "\n  --part PART     the part to run\n                  one of: core, first, second\n") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "\n  --pair WORD     a word of even length\n                  on two lines\n") != NULL,
+              "%s", text);
+    free(text);
 }
 
 /* -h means --help, and either, anywhere before "--", prints the help and exits 0, whatever

@@ -1,12 +1,13 @@
 /* test_figures.c - `make figures` (scripts/figures.py), with no GPU: the lessons' figures are
- * redrawn from what the built steps' --describe say, into a temporary directory. Each SVG must be
- * the committed one byte for byte; each PNG, rendered from its SVG by a packaged rasteriser whose
- * bytes may differ from one version to the next, must have the pixel size its SVG gives, as the
- * committed PNG has. A constant changed in a step's --describe (a stand-in step that edits the real
+ * redrawn from what the built steps' and ./further's --describe say, into a temporary
+ * directory. Each SVG must be the committed one byte for byte; each PNG, rendered from its SVG by
+ * a packaged rasteriser whose bytes may differ from one version to the next, must have the pixel
+ * size its SVG gives, as the committed PNG has. A constant changed in a step's --describe (a stand-in step that edits the real
  * one's line) changes its figure and no other; a --describe line without a constant a figure needs
  * is refused in one line. Run from the repository root (make test, which builds the steps and
- * installs the rasteriser first). Steps 5 and 6 are built only for sm_80 or newer: a build for an
- * older ARCH checks the figures of steps 1-4, and the log says which figures it leaves out and why.
+ * installs the rasteriser first). Steps 5 and 6 and the track are built only for sm_80 or newer: a
+ * build for an older ARCH checks the figures of steps 1-4, and the log says which figures it leaves
+ * out and why.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -25,36 +26,41 @@
  * steps are taken as they are (-o): after a commit since the last build they would be linked
  * again, by two tests at once. */
 #define MAKE_FIGURES "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory " \
-                     "-o step1 -o step2 -o step3 -o step4 -o step5 -o step6 figures "
+                     "-o step1 -o step2 -o step3 -o step4 -o step5 -o step6 -o further figures "
 #define FIGURES "python3 scripts/figures.py "
 
-/* Each figure, without its extension (.svg and .png), and the steps whose --describe it draws. */
+/* The programs whose --describe the figures draw. */
+static const char *const PROGRAMS[] = {"step1", "step2", "step3", "step4", "step5", "step6", "further"};
+#define N_PROGRAMS (sizeof PROGRAMS / sizeof PROGRAMS[0])
+
+/* Each figure, without its extension (.svg and .png), and the programs whose --describe it draws
+ * (a space after each name). */
 static const struct {
     const char *path;
-    const char *steps;
+    const char *programs;
 } FIGURE_FILES[] = {
-    {"step1_tiling/tiling", "1"},
-    {"step2_shared/shared", "2"},
-    {"step3_registers/registers", "23"},
-    {"step4_vectorize/vectorize", "34"},
-    {"step5_pipeline/pipeline", "5"},
-    {"step6_unroll/unroll", "6"},
-    {"step6_unroll/going_further/warp_tiles", "6"},
-    {"step6_unroll/going_further/split_k", "6"},
-    {"step6_unroll/going_further/wide_tiles", "6"},
-    {"step6_unroll/going_further/stream_k", "6"},
+    {"step1_tiling/tiling", "step1 "},
+    {"step2_shared/shared", "step2 "},
+    {"step3_registers/registers", "step2 step3 "},
+    {"step4_vectorize/vectorize", "step3 step4 "},
+    {"step5_pipeline/pipeline", "step5 "},
+    {"step6_unroll/unroll", "further "},
+    {"going_further/warp_tiles", "further "},
+    {"going_further/split_k", "further "},
+    {"going_further/wide_tiles", "further "},
+    {"going_further/stream_k", "further "},
 };
 #define N_FIGURES (sizeof FIGURE_FILES / sizeof FIGURE_FILES[0])
 
 static void tmpdir(char *dir, size_t len) { tmpdir_named(dir, len, "figures-test"); }
 
-/* 1 when this build holds every step the figure draws; else 0, with the reason in why. Decided by
- * ARCH, not by the files: a step the build should hold but lacks fails its figure's check. */
+/* 1 when this build holds every program the figure draws; else 0, with the reason in why. Decided
+ * by ARCH, not by the files: a program the build should hold but lacks fails its figure's check. */
 static int drawable(size_t i, char *why, size_t len)
 {
-    char path[16];
-    for (const char *s = FIGURE_FILES[i].steps; *s; s++) {
-        snprintf(path, sizeof path, "./step%c", *s);
+    char path[32];
+    for (const char *s = FIGURE_FILES[i].programs; *s; s = strchr(s, ' ') + 1) {
+        snprintf(path, sizeof path, "./%.*s", (int)strcspn(s, " "), s);
         if (step_left_out(path, why, len))
             return 0;
     }
@@ -153,24 +159,25 @@ Test(figures, redrawn_byte_for_byte, .timeout = 300)
     rm_rf(dir);
 }
 
-/* Writes dir/stepN for each N in 1..6 that this build holds: each runs the real ./stepN, and step
- * `edit`'s --describe line goes through the sed expression `sed_expr`. */
-static void stand_in_steps(const char *dir, char edit, const char *sed_expr)
+/* Writes dir/NAME for each program NAME of PROGRAMS that this build holds: each runs the real
+ * ./NAME, and program `edit`'s --describe line goes through the sed expression `sed_expr`. */
+static void stand_in_steps(const char *dir, const char *edit, const char *sed_expr)
 {
     char cwd[4096], why[160];
     cr_assert(getcwd(cwd, sizeof cwd), "getcwd failed");
-    for (char s = '1'; s <= '6'; s++) {
+    for (size_t i = 0; i < N_PROGRAMS; i++) {
+        const char *s = PROGRAMS[i];
         char path[4300];
-        snprintf(path, sizeof path, "./step%c", s);
+        snprintf(path, sizeof path, "./%s", s);
         if (step_left_out(path, why, sizeof why))
             continue;
-        snprintf(path, sizeof path, "%s/step%c", dir, s);
+        snprintf(path, sizeof path, "%s/%s", dir, s);
         FILE *f = fopen(path, "w");
         cr_assert(f, "cannot write %s", path);
-        if (s == edit)
-            fprintf(f, "#!/bin/sh\n'%s/step%c' \"$@\" | sed -e '%s'\n", cwd, s, sed_expr);
+        if (strcmp(s, edit) == 0)
+            fprintf(f, "#!/bin/sh\n'%s/%s' \"$@\" | sed -e '%s'\n", cwd, s, sed_expr);
         else
-            fprintf(f, "#!/bin/sh\nexec '%s/step%c' \"$@\"\n", cwd, s);
+            fprintf(f, "#!/bin/sh\nexec '%s/%s' \"$@\"\n", cwd, s);
         fclose(f);
         chmod(path, 0755);
     }
@@ -184,7 +191,7 @@ Test(figures, a_changed_constant_changes_its_figure_and_no_other, .timeout = 300
     tmpdir(dir, sizeof dir);
     cr_assert(access("./step3", X_OK) == 0, "./step3 is not built: run `make all` first");
     size_t n = count_drawable();
-    stand_in_steps(dir, '3', "s/ shapes=\\([0-9]*x[0-9]*\\)x16:/ shapes=\\1x32:/");
+    stand_in_steps(dir, "step3", "s/ shapes=\\([0-9]*x[0-9]*\\)x16:/ shapes=\\1x32:/");
     cr_assert_eq(sh(&log, dir, "\"$D/step3\" --describe | grep -q ' shapes=128x128x32:'"), 0,
                  "the stand-in ./step3 does not say 32-deep k-tiles:\n%s", log);
     free(log);
@@ -211,7 +218,7 @@ Test(figures, a_describe_line_without_a_constant_is_refused)
     char dir[256], *log;
     tmpdir(dir, sizeof dir);
     cr_assert(access("./step1", X_OK) == 0, "./step1 is not built: run `make all` first");
-    stand_in_steps(dir, '1', "s/ shapes=[^ ]*//");
+    stand_in_steps(dir, "step1", "s/ shapes=[^ ]*//");
     int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\" --only step1_tiling");
     cr_expect_eq(rc, 2, "figures.py exited %d, not 2:\n%s", rc, log);
     cr_expect(strstr(log, "figures: ") && strstr(log, "step1 --describe gives no shapes="),
@@ -228,7 +235,7 @@ Test(figures, a_shape_past_the_edge_is_refused)
     char dir[256], *log;
     tmpdir(dir, sizeof dir);
     cr_assert(access("./step4", X_OK) == 0, "./step4 is not built: run `make all` first");
-    stand_in_steps(dir, '4', "s/ shapes=128x128x16:/ shapes=256x128x16:/");
+    stand_in_steps(dir, "step4", "s/ shapes=128x128x16:/ shapes=256x128x16:/");
     int rc = sh(&log, dir, FIGURES "--steps \"$D\" --out \"$D/out\" --only step4_vectorize");
     cr_expect_eq(rc, 1, "figures.py exited %d, not 1:\n%s", rc, log);
     cr_expect(strstr(log, "figures: ") && strstr(log, "reaches outside"), "no line naming the shape:\n%s", log);

@@ -48,14 +48,14 @@ enum { N_GROUPS = sizeof GROUPS / sizeof GROUPS[0] };
 /* A step, and for awkward_shapes_pass the index of its group in GROUPS (item). */
 typedef step_param gpu_param;
 
-/* Skips the test, saying why, where this build leaves step 6 out (it needs sm_80); where the
- * build must hold it and does not, the test fails. */
-static void require_step6(void)
+/* Skips the test, saying why, where this build leaves `program` out (./step6 or ./further:
+ * they need sm_80); where the build must hold it and does not, the test fails. */
+static void require_built(const char *program)
 {
     char why[160];
-    if (step_left_out("./step6", why, sizeof why))
+    if (step_left_out(program, why, sizeof why))
         cr_skip_test("%s", why);
-    cr_assert_eq(access("./step6", X_OK), 0, "./step6 is not built: run `make all`");
+    cr_assert_eq(access(program, X_OK), 0, "%s is not built: run `make all`", program);
 }
 
 /* alpha, beta and the seed: pseudo-random, but fixed by the shape, so a failure repeats. */
@@ -255,8 +255,9 @@ ParameterizedTest(gpu_param *p, gpu, every_kernel_choice_is_reached_and_passes, 
         cr_skip_test("no CUDA GPU: %s", why);
     cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
     if (strcmp(p->step, "./step6") == 0)
-        cr_skip_test("step 6's choices: gpu::step6_core_every_stage_count_and_loop_passes (--track core) and "
-                     "gpu::step6_every_choice_of_the_plan_passes (the track's launch plan)");
+        cr_skip_test("step 6's choices: gpu::step6_every_stage_count_and_loop_passes");
+    if (strcmp(p->step, "./further") == 0)
+        cr_skip_test("the track's choices: gpu::track_every_choice_of_the_plan_passes");
     int cases = 0;
     for (int c = 0; c < N_KERNEL_CASES; c++) {
         const kernel_case *kc = &KERNEL_CASES[c];
@@ -333,13 +334,15 @@ Test(gpu, largest_m_and_n_pass, .timeout = 1200)
  * and their tests are not run. Said here, as a skip, so that no run hides it. */
 Test(gpu, steps_5_and_6_are_built_where_the_architecture_has_cp_async)
 {
-    int built5 = access("./step5", X_OK) == 0, built6 = access("./step6", X_OK) == 0;
+    int built5 = access("./step5", X_OK) == 0, built6 = access("./step6", X_OK) == 0,
+        built_track = access("./further", X_OK) == 0;
     if (BUILT_SM < 80) {
-        cr_expect(!built5 && !built6, "a build for sm_%d holds step 5 or 6", BUILT_SM);
-        cr_skip_test("steps 5 and 6 are not built for sm_%d (cp.async needs sm_80): their tests do not run",
-                     BUILT_SM);
+        cr_expect(!built5 && !built6 && !built_track, "a build for sm_%d holds step 5, step 6 or the track", BUILT_SM);
+        cr_skip_test("steps 5 and 6 and the track are not built for sm_%d (cp.async needs sm_80): their tests do "
+                     "not run", BUILT_SM);
     }
-    cr_expect(built5 && built6, "a build for sm_%d must hold steps 5 and 6: run `make all`", BUILT_SM);
+    cr_expect(built5 && built6 && built_track, "a build for sm_%d must hold steps 5 and 6 and ./further: run "
+              "`make all`", BUILT_SM);
 }
 
 /* ---- the device memory a launch function keeps (step 6's partial sums and counts) ----
@@ -427,11 +430,11 @@ Test(gpu, a_refused_cluster_is_named, .init = cr_redirect_stderr)
     cr_expect_eq(cudaGetLastError(), cudaSuccess, "the query's own error was left for the next CUDA call");
 }
 
-/* ---- step 6's core (--track core): step 5's tiles and plan, its main loop unrolled at 3
+/* ---- step 6: step 5's tiles and plan, its main loop unrolled at 3
  * stages with k-tiles 8 deep, step 5's loop at 2 and 4 stages; --unroll yes or no turns the
  * unrolling on or off at any stage count from 2, keeping the k-tiles' depth. Every tile, copy
  * width, stage count and loop runs, and the kernel line names each. */
-Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
+Test(gpu, step6_every_stage_count_and_loop_passes, .timeout = 900)
 {
     static const struct {
         int m, n, k;
@@ -443,7 +446,7 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
         {65, 130, 33, SMALL_TILE ", B copied and C stored in 4-byte pieces (N not a multiple of 4)"},
     };
     char why[256];
-    require_step6();
+    require_built("./step6");
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
@@ -458,7 +461,7 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
                 snprintf(expected, sizeof expected, "%s, k-tiles %d deep, %s", shapes[i].tile, st == 3 ? 8 : 16,
                          unrolled ? "the stage loop unrolled" : "step 5's loop");
                 const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
-                                      "--stages", stages, "--track", "core",
+                                      "--stages", stages,
                                       u == UNROLL_AS_PLANNED ? NULL : "--unroll", u == UNROLL_YES ? "yes" : "no", NULL};
                 char *out = NULL;
                 if (expect_pass_report(argv, &out)) {
@@ -470,18 +473,18 @@ Test(gpu, step6_core_every_stage_count_and_loop_passes, .timeout = 900)
             }
 }
 
-/* ---- step 6: every choice its launch plan makes on this GPU, every part of its track ----
- * The plan (step6_unroll/going_further/plan.c) is a function of the problem and the device; these tests
- * ask it, for the GPU present, what step 6 must run, search shapes that reach each of its
+/* ---- the track: every choice its launch plan makes on this GPU, every part of it ----
+ * The plan (going_further/plan.c) is a function of the problem and the device; these tests
+ * ask it, for the GPU present, what ./further must run, search shapes that reach each of its
  * choices (tile, split, runs of k-tiles, loop, copy width) at each part of the track, run
  * each at every stage count it is built for, and demand PASS and the plan's own kernel line. */
 typedef struct {
     int m, n, k, track, unroll;
-    step6_plan plan;   /* at 3 stages */
+    track_plan plan;   /* at 3 stages */
     char name[32];     /* --plan NAME, or "" for the plan's own choice */
 } step6_case;
 
-/* The device as step 6's plan sees it: the harness's limits (SGEMM_PLAN_DEVICE, when set,
+/* The device as the track's plan sees it: the harness's limits (SGEMM_PLAN_DEVICE, when set,
  * shrinks them for the steps and for these tests alike), clusters only where the binary
  * holds their code (built for sm_90 or newer: the Makefile's ARCH). */
 static int this_device(plan_device *dev, char *why, size_t len)
@@ -500,7 +503,7 @@ static int this_device(plan_device *dev, char *why, size_t len)
     return 1;
 }
 
-static int same_choice(const step6_plan *a, const step6_plan *b)
+static int same_choice(const track_plan *a, const track_plan *b)
 {
     return a->kernel == b->kernel && a->tile == b->tile && a->split == b->split && !a->runs == !b->runs &&
            (a->parts > 1) == (b->parts > 1) && a->vec == b->vec && a->loop == b->loop && a->lanes == b->lanes;
@@ -538,7 +541,7 @@ static int step6_cases(const plan_device *dev, step6_case *out, int max)
                     grid_shape(i, &m, &n, &k);
                 else
                     m = COLUMNS[i - N_GRID][0], n = COLUMNS[i - N_GRID][1], k = COLUMNS[i - N_GRID][2];
-                step6_plan p = step6_plan_for(m, n, k, 3, track, u, dev, NULL);
+                track_plan p = track_plan_for(m, n, k, 3, track, u, dev, NULL);
                 int seen = 0;
                 for (int c = 0; c < count && !seen; c++)
                     seen = same_choice(&out[c].plan, &p);
@@ -568,7 +571,7 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                     grid_shape(g, &m, &n, &k);
                 else
                     m = COLUMNS[g - N_GRID][0], n = COLUMNS[g - N_GRID][1], k = COLUMNS[g - N_GRID][2];
-                step6_plan p = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, NAMES[i]);
+                track_plan p = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, NAMES[i]);
                 if (p.found && p.vec == vec && count < max) {
                     out[count] = (step6_case){m, n, k, TRACK_STREAM_K, UNROLL_AS_PLANNED, p, ""};
                     snprintf(out[count++].name, sizeof out[0].name, "%s", NAMES[i]);
@@ -583,11 +586,11 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
     return count;
 }
 
-Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
+Test(gpu, track_every_choice_of_the_plan_passes, .timeout = 1800)
 {
     char why[256];
     plan_device dev;
-    require_step6();
+    require_built("./further");
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     static step6_case cases[320];
@@ -601,13 +604,13 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
         snprintf(k, sizeof k, "%d", sc->k);
         for (int st = 1; st <= 4; st++) {
             snprintf(stages, sizeof stages, "%d", st);
-            step6_plan p = step6_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
+            track_plan p = track_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
                                           sc->name[0] ? sc->name : NULL);
             if (!p.found)
                 continue;   /* K in parts, the runs, the skinny tiles: at 3 stages only */
-            step6_plan_describe(&p, expected, sizeof expected);
-            const char *argv[20] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5", "--stages",
-                                    stages, "--track", TRACK_NAMES[sc->track]};
+            track_plan_describe(&p, expected, sizeof expected);
+            const char *argv[20] = {"./further", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
+                                    "--stages", stages, "--part", TRACK_NAMES[sc->track]};
             int argc = 14;
             if (sc->name[0]) {
                 argv[argc++] = "--plan";
@@ -638,10 +641,10 @@ Test(gpu, step6_every_choice_of_the_plan_passes, .timeout = 1800)
 static const shape STEP6_MORE[] = {{1600, 2500, 1001, 0}, {2047, 2498, 1001, 1}, {3001, 1, 2048, 0}, {129, 1, 1027, 1},
                                    {1, 2, 4471, 1}, {8, 357, 2776, 0}, {5, 4100, 3001, 1}, {4099, 13, 4096, 1},
                                    {3001, 6, 2049, 0}, {0, 0, 0, 0}};
-Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
+Test(gpu, track_every_part_at_awkward_shapes, .timeout = 1800)
 {
     char why[256];
-    require_step6();
+    require_built("./further");
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     for (int track = 0; track < TRACK_PARTS; track++)
@@ -653,22 +656,22 @@ Test(gpu, step6_every_track_part_at_awkward_shapes, .timeout = 1800)
                     snprintf(n, sizeof n, "%d", s->n);
                     snprintf(k, sizeof k, "%d", s->k);
                     shape_scalars(s, alpha, beta, seed, sizeof alpha);
-                    const char *argv[] = {"./step6", m, n, k, "--reps", "1", "--warmup", "0", "--seed", seed,
-                                          "--alpha", alpha, "--beta", beta, "--track", TRACK_NAMES[track],
+                    const char *argv[] = {"./further", m, n, k, "--reps", "1", "--warmup", "0", "--seed", seed,
+                                          "--alpha", alpha, "--beta", beta, "--part", TRACK_NAMES[track],
                                           u == UNROLL_AS_PLANNED ? NULL : "--unroll", u == UNROLL_YES ? "yes" : "no",
                                           NULL};
                     expect_pass(argv);
                 }
 }
 
-/* ---- step 6's launch as a program uses a library: many problems in one process ----
+/* ---- the track's launch as a program uses a library: many problems in one process ----
  * A program that calls the launch calls it again, at other shapes, plans and stage counts;
  * what one launch leaves (the workspace, the counts, a kept plan) must not change the next
- * one's result. ./step6 runs the problems given after each --then one after another in one
+ * one's result. ./further runs the problems given after each --then one after another in one
  * process; each gets its check against cuBLAS, a second launch and the guards. */
 enum { MAX_SEQ_ARGS = 1 << 16, SEQ_POOL = 1 << 20, MAX_CANDIDATES = 1024 };
 typedef struct {
-    const char *argv[MAX_SEQ_ARGS];   /* the wrapper (compute-sanitizer), ./step6, the problems; NULL-terminated */
+    const char *argv[MAX_SEQ_ARGS];   /* the wrapper (compute-sanitizer), the program, the problems; NULL-terminated */
     int argc, problems;
     char pool[SEQ_POOL];              /* the arguments' text */
     size_t used;
@@ -750,11 +753,11 @@ static void expect_sequence_passes(sequence *s, const char *report, const char *
     proc_result_free(&r);
 }
 
-/* The candidates of step 6's plan for a shape at a stage count, each name once: with `few` 0,
+/* The candidates of the track's plan for a shape at a stage count, each name once: with `few` 0,
  * every one; else, of each kind's counts of parts, the fewest and the most. */
 static int seq_candidates(const plan_device *dev, int m, int n, int k, int stages, int few, char (*names)[32])
 {
-    int count = step6_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, names, MAX_CANDIDATES);
+    int count = track_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, names, MAX_CANDIDATES);
     cr_assert_leq(count, MAX_CANDIDATES, "%d x %d x %d has more candidates than the test holds", m, n, k);
     if (!few)
         return count;
@@ -785,17 +788,17 @@ static const shape SEQUENCE_SHAPES[] = {{6, 18, 9999, 0},    {2, 5, 40000, 0},  
                                         {4099, 13, 300, 0},  {4097, 1001, 1, 0},  {1, 1, 1, 0},
                                         {3, 4098, 5003, 0},  {13, 4094, 2049, 0}, {0, 0, 0, 0}};
 
-Test(gpu, step6_launches_in_one_process_as_a_program_would, .timeout = 1800)
+Test(gpu, track_launches_in_one_process_as_a_program_would, .timeout = 1800)
 {
     char why[256];
     plan_device dev;
-    require_step6();
+    require_built("./further");
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     static sequence s;
     static char names[MAX_CANDIDATES][32];
     s.argc = s.problems = 0, s.used = 0;
-    seq_add(&s, "./step6");
+    seq_add(&s, "./further");
     /* First the pair that found it: 53,142 of the second's 53,222 elements were wrong. */
     seq_problem(&s, 3, 4098, 5003, 3, NULL, RANDOM_SCALARS);
     seq_problem(&s, 13, 4094, 2049, 3, NULL, INTEGERS_BETA_1);
@@ -824,10 +827,10 @@ Test(gpu, step6_launches_in_one_process_as_a_program_would, .timeout = 1800)
                                 (input_mix)(done++ % INPUT_KINDS));
                     break;
                 }
-    expect_sequence_passes(&s, "step6_unroll: ", "step 6, every kind of launch in turn");
+    expect_sequence_passes(&s, "going_further: ", "the track, every kind of launch in turn");
 }
 
-/* Steps 0 to 5 as a library is used: every shape of GROUPS and of the step's KERNEL_CASES
+/* Steps 0 to 6 as a library is used: every shape of GROUPS and of the step's KERNEL_CASES
  * (each tile and each copy width it can pick), at every stage count, in one process. The
  * shapes come in turn (one problem of each, round after round, at stage counts 1, 2, ... by
  * turns), so that each tile, width and stage count follows every other, and the inputs go
@@ -839,8 +842,6 @@ ParameterizedTest(gpu_param *p, gpu, steps_launch_in_one_process_as_a_program_wo
     char why[256], report[32], what[96];
     if (!gpu_available(why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
-    if (strcmp(p->step, "./step6") == 0)
-        cr_skip_test("step 6: gpu::step6_launches_in_one_process_as_a_program_would runs its launches in turn");
     cr_assert_geq(p->max_stages, 0, "%s --help failed or gives no --stages range", p->step);
     shape shapes[64];
     int n_shapes = 0;
@@ -860,7 +861,7 @@ ParameterizedTest(gpu_param *p, gpu, steps_launch_in_one_process_as_a_program_wo
             seq_problem(&s, shapes[i].m, shapes[i].n, shapes[i].k, stages, NULL,
                         shapes[i].beta_zero ? RANDOM_BETA_0 : (input_mix)(done++ % INPUT_KINDS));
         }
-    snprintf(report, sizeof report, "%s_", p->step + 2);   /* "./step3" -> "step3_" */
+    snprintf(report, sizeof report, "%s", p->step + 2);   /* "./step3" -> "step3", the start of "step3_registers: " */
     snprintf(what, sizeof what, "%s, %d shapes at %d stage count(s) in turn", p->step, n_shapes, stage_counts);
     expect_sequence_passes(&s, report, what);
 }
@@ -894,7 +895,7 @@ static int find_sanitizer(char *path, size_t len)
     return 0;
 }
 
-ParameterizedTestParameters(gpu, step6_every_candidate_at_awkward_shapes_under_memcheck)
+ParameterizedTestParameters(gpu, track_every_candidate_at_awkward_shapes_under_memcheck)
 {
     static int shapes[N_MEMCHECK_SHAPES];
     for (int i = 0; i < N_MEMCHECK_SHAPES; i++)
@@ -902,11 +903,11 @@ ParameterizedTestParameters(gpu, step6_every_candidate_at_awkward_shapes_under_m
     return cr_make_param_array(int, shapes, N_MEMCHECK_SHAPES);
 }
 
-ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under_memcheck, .timeout = 1800)
+ParameterizedTest(int *which, gpu, track_every_candidate_at_awkward_shapes_under_memcheck, .timeout = 1800)
 {
     char why[256], sanitizer[1024];
     plan_device dev;
-    require_step6();
+    require_built("./further");
     if (!this_device(&dev, why, sizeof why))
         cr_skip_test("no CUDA GPU: %s", why);
     if (!find_sanitizer(sanitizer, sizeof sanitizer))
@@ -915,7 +916,8 @@ ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under
     static sequence s;
     static char names[MAX_CANDIDATES][32];
     s.argc = s.problems = 0, s.used = 0;
-    const char *tool[] = {sanitizer, "--tool", "memcheck", "--leak-check", "full", "--error-exitcode", "9", "./step6"};
+    const char *tool[] = {sanitizer, "--tool", "memcheck", "--leak-check", "full", "--error-exitcode", "9",
+                          "./further"};
     for (size_t i = 0; i < sizeof tool / sizeof tool[0]; i++)
         seq_add(&s, tool[i]);
     for (int st = 1; st <= 4; st++) {
@@ -925,7 +927,7 @@ ParameterizedTest(int *which, gpu, step6_every_candidate_at_awkward_shapes_under
     }
     char what[96];
     snprintf(what, sizeof what, "memcheck, every candidate at %d x %d x %d", sh->m, sh->n, sh->k);
-    expect_sequence_passes(&s, "step6_unroll: ", what);
+    expect_sequence_passes(&s, "going_further: ", what);
 }
 
 /* ---- the exercises' check, checked ----
@@ -942,6 +944,8 @@ ParameterizedTest(gpu_param *p, gpu, exercise_check_catches_each_typical_mistake
         cr_skip_test("no CUDA GPU: %s", why);
     if (strcmp(p->step, "./step0") == 0)
         cr_skip_test("step 0 has no exercise: it is where the course starts");
+    if (strcmp(p->step, "./further") == 0)
+        cr_skip_test("the going-further track has no exercise");
     if (step_left_out(p->step, why, sizeof why))
         cr_skip_test("%s", why);
     if (sh(NULL, NULL, "command -v nvcc >/dev/null") != 0)

@@ -72,7 +72,7 @@ static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
 /* What every plan, chosen or named, must hold: it covers C, fits the device, and uses only
  * the parts of the track in use and clusters only where there are some. */
-static void check_plan(const step6_plan *p, const plan_device *d, int m, int n, int k, int track, int stages,
+static void check_plan(const track_plan *p, const plan_device *d, int m, int n, int k, int track, int stages,
                        int unroll, const char *where)
 {
     plan_device dev = *d;
@@ -233,7 +233,7 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                         snprintf(where, sizeof where, "%s%s, %dx%dx%d, track %s, %d stages, unroll %d", d->name,
                                  binary_clusters ? "" : " (binary without cluster code)", m, n, k, TRACK_NAMES[track],
                                  stages, unroll);
-                        step6_plan p = step6_plan_for(m, n, k, stages, track, unroll, &dev, NULL);
+                        track_plan p = track_plan_for(m, n, k, stages, track, unroll, &dev, NULL);
                         cr_assert(p.found && p.est_us > 0, "%s: no plan", where);
                         check_plan(&p, &dev, m, n, k, track, stages, unroll, where);
                         checked++;
@@ -243,12 +243,12 @@ Test(plan, every_plan_covers_c_and_fits_the_device)
                             for (int i = 0; i < N_SHARES; i++) {
                                 char name[32], at[260];
                                 snprintf(name, sizeof name, "%dx%d%s", TRACK_TILES[t].bm, TRACK_TILES[t].bn, SHARES[i]);
-                                step6_plan q = step6_plan_for(m, n, k, stages, track, unroll, &dev, name);
+                                track_plan q = track_plan_for(m, n, k, stages, track, unroll, &dev, name);
                                 if (!q.found)
                                     continue;
                                 snprintf(at, sizeof at, "%s, --plan %s", where, name);
                                 char got[32];
-                                step6_plan_name(&q, got, sizeof got);
+                                track_plan_name(&q, got, sizeof got);
                                 cr_assert_str_eq(got, name, "%s", at);
                                 cr_assert_geq(q.est_us, p.est_us, "%s: estimated below the choice", at);
                                 check_plan(&q, &dev, m, n, k, track, stages, unroll, at);
@@ -403,9 +403,9 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int s = want[i].size;
-        step6_plan p = step6_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper(), NULL);
+        track_plan p = track_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper(), NULL);
         char line[256];
-        step6_plan_describe(&p, line, sizeof line);
+        track_plan_describe(&p, line, sizeof line);
         cr_expect(strncmp(line, want[i].line, strlen(want[i].line)) == 0, "%d: \"%s\", expected \"%s...\"", s, line,
                   want[i].line);
     }
@@ -435,10 +435,10 @@ Test(plan, the_estimate_grows_with_each_size)
                         const int *x = dims[d][0], *y = dims[d][1];
                         if (x[1] % 4 != 0 && y[1] % 4 == 0)
                             continue;
-                        step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
+                        track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
                         char name[32];
-                        step6_plan_name(&p, name, sizeof name);
-                        step6_plan q = step6_plan_for(y[0], y[1], y[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev,
+                        track_plan_name(&p, name, sizeof name);
+                        track_plan q = track_plan_for(y[0], y[1], y[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev,
                                                       d == 2 ? name : NULL);
                         if (!q.found)
                             continue;   /* not a candidate there: more blocks than fit at once */
@@ -462,21 +462,21 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
     int splits = 0;
     for (int s = 0; s < N_SHAPES; s++) {
         int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-        step6_plan p = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
-        step6_plan q = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, NULL);
+        track_plan p = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+        track_plan q = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, NULL);
         splits += p.split > 1 || strstr(p.next, "split") != NULL;
         cr_expect(q.split == 1 && strstr(q.next, "split") == NULL, "%dx%dx%d without clusters: split %d, next %s", m,
                   n, k, q.split, q.next);
-        q = step6_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, "64x64/split2");
+        q = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, "64x64/split2");
         cr_expect_not(q.found, "%dx%dx%d without clusters: 64x64/split2 was found", m, n, k);
     }
     cr_expect_gt(splits, 0, "no shape splits K on the Hopper: the test shows nothing");
     /* and a name the track does not have, or a part of it not in use */
-    step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "96x96");
+    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "96x96");
     cr_expect_not(p.found);
-    p = step6_plan_for(4096, 4096, 4096, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
+    p = track_plan_for(4096, 4096, 4096, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
     cr_expect_not(p.found);
-    p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
+    p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
     cr_expect(p.found && p.runs == 132);
 }
 
@@ -485,7 +485,7 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
  * 2 at a time, each 512 k-tiles deep; the rounds after the first overlap their fixed cost. */
 Test(plan, the_estimate_is_the_lessons_arithmetic)
 {
-    step6_plan p = step6_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
+    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
     double per_sm = 8, rounds = 4, depth = 512;
     double work = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
@@ -504,7 +504,7 @@ Test(plan, a_grid_short_of_a_wave_saves_its_share_of_the_fixed_cost)
     static const struct { const char *name; tile_id tile; int m, n; } grid[] = {
         {"64x64", TILE_SMALL, 64, 64 * 33}, {"128x32", TILE_NARROW, 128, 32 * 33}};
     for (int i = 0; i < 2; i++) {
-        step6_plan p = step6_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
+        track_plan p = track_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
                                       grid[i].name);
         const tile_costs *c = &PLAN_COSTS.tile[grid[i].tile];
         double m = grid[i].m, n = grid[i].n, memory = 4.0 * (m * 1024 + 1024 * n + m * n) / PLAN_COSTS.bytes_per_us;
@@ -526,7 +526,7 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
     static const struct { const char *name; int blocks, per_sm, depth; } split[] = {
         {"64x64/split4", 256, 2, 16}, {"64x64/split8", 512, 4, 8}};
     for (int i = 0; i < 2; i++) {
-        step6_plan p = step6_plan_for(512, 512, 512, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), split[i].name);
+        track_plan p = track_plan_for(512, 512, 512, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), split[i].name);
         double per_sm = split[i].per_sm, depth = split[i].depth;
         double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[split[i].per_sm - 1]) +
                       per_sm * share;
@@ -540,7 +540,7 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
  * (add_up_us, measured apart from a launch), every slice read and C written. */
 Test(plan, k_in_parts_adds_the_second_kernel)
 {
-    step6_plan p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
+    track_plan p = track_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
     double depth = 2048.0 / 66, mn = 256.0 * 256, bw = PLAN_COSTS.bytes_per_us;
     double work = c->block_us + fmax(depth * c->k_tile_us[0], 2 * depth * c->k_tile_us[1] / 2);
@@ -573,10 +573,10 @@ Test(plan, every_tile_has_a_pace_for_each_count_of_blocks)
  * blocks, which keep more loads in flight. */
 Test(plan, on_a_tie_the_most_blocks)
 {
-    step6_plan p = step6_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+    track_plan p = track_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
     int ties = 0;
     for (const char *const *name = (const char *const[]){"128x128", "64x128", "64x64", NULL}; *name; name++) {
-        step6_plan q = step6_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), *name);
+        track_plan q = track_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), *name);
         cr_assert(q.found, "%s", *name);
         cr_expect_geq(q.est_us, p.est_us, "%s estimates less than the choice", *name);
         if (q.est_us == p.est_us && q.blocks != p.blocks) {
@@ -592,7 +592,7 @@ Test(plan, on_a_tie_the_most_blocks)
  * of B in pairs), or on its share of memory; each later wave adds a round of loads; K in
  * parts adds a hand-over and the last block's rounds over the parts' sums. The arithmetic,
  * written out again here. */
-static double few_rows_us(const step6_plan *p, int m, int n, int k, const plan_device *d)
+static double few_rows_us(const track_plan *p, int m, int n, int k, const plan_device *d)
 {
     double slots = (double)d->sms * p->blocks_per_sm, waves = ceil(p->blocks / slots);
     double per_sm = fmin(p->blocks_per_sm, ceil((double)p->blocks / d->sms));
@@ -614,7 +614,7 @@ static double few_rows_us(const step6_plan *p, int m, int n, int k, const plan_d
 Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 {
     const plan_device *h = hopper();
-    step6_plan p = step6_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts > 1 && p.blocks == p.parts && p.vec == 4,
               "2x18x11999: kernel %d, %d lanes, %lld tiles, %d parts", p.kernel, p.lanes, p.tiles, p.parts);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 2, 18, 11999, h), 1e-9, "est. %.3f us", p.est_us);
@@ -624,7 +624,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     for (int parts = 1; parts <= MAX_PARTS; parts++) {
         char name[32];
         snprintf(name, sizeof name, parts == 1 ? "few-rows" : "few-rows/parts%d", parts);
-        step6_plan q = step6_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name);
+        track_plan q = track_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name);
         if (!q.found)
             continue;
         offered++;
@@ -636,23 +636,23 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     }
     cr_expect_gt(offered, 16, "%d counts of parts offered", offered);
     char line[256];
-    step6_plan_describe(&p, line, sizeof line);
+    track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "a block of 256 threads 32 columns of C") && strstr(line, "parts, added up by the last block") &&
               strstr(line, "4-byte pieces") && strstr(line, "blocks an SM"), "%s", line);
     /* 8 x 32768 x 64: 512 blocks of 64 columns with K whole, 3 an SM (396 slots): two waves of two rounds, and the
        second wave's first round */
-    p = step6_plan_for(8, 32768, 64, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    p = track_plan_for(8, 32768, 64, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect(p.found && p.lanes == 16 && p.tiles == 512 && p.blocks_per_sm == 3, "8x32768x64: %d lanes, %d an SM", p.lanes,
               p.blocks_per_sm);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 8, 32768, 64, h), 1e-9, "8x32768x64 est. %.2f us", p.est_us);
     cr_expect_geq(p.est_us, PLAN_COSTS.launch_us + 2 * (2 * PLAN_COSTS.few_block_us + 2 * PLAN_COSTS.few_round_us) +
                   PLAN_COSTS.few_round_us - 1e-9, "two waves of three blocks an SM, two rounds each");
     /* K of 4: not a row of B for each of a block's 512 threads, so K whole only */
-    p = step6_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows/parts2");
+    p = track_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows/parts2");
     cr_expect_not(p.found, "1x1x4 in 2 parts");
-    p = step6_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    p = track_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect_not(p.found, "M = %d has few-rows", FEW_MAX_M + 1);
-    p = step6_plan_for(2, 18, 11999, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "few-rows");
+    p = track_plan_for(2, 18, 11999, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect_not(p.found, "--track wide-tiles has few-rows");
 }
 
@@ -663,29 +663,29 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 Test(plan, a_column_of_c_reads_a_once_by_rows)
 {
     const plan_device *h = hopper();
-    step6_plan p = step6_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec == 16, "4096x1x16384: kernel %d",
               p.kernel);
     double want = PLAN_COSTS.bare_launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
-    step6_plan_describe(&p, line, sizeof line);
+    track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
-    p = step6_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    p = track_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
     cr_expect(p.found && p.kernel == KERNEL_ROWS && p.vec == 4, "4097x1x4099: A in 4-byte pieces");
     /* a short row: a warp a row at 1631 x 1 x 75 (19 float4s), 8 rows a block; a thread a row at K = 1 */
     static const int shorts[][4] = {{1631, 75, 32, 204}, {4096, 512, 128, 2048}, {5371, 10, 4, 84}, {6295, 1, 1, 25}};
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
         const int *x = shorts[i];
-        p = step6_plan_for(x[0], 1, x[1], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+        p = track_plan_for(x[0], 1, x[1], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
         cr_expect(p.kernel == KERNEL_ROWS && p.lanes == x[2] && p.blocks == x[3], "%dx1x%d: kernel %d, %d lanes, %lld "
                   "blocks, want %d and %d", x[0], x[1], p.kernel, p.lanes, p.blocks, x[2], x[3]);
     }
-    step6_plan_describe(&p, line, sizeof line);
+    track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "1 thread a row of A") == line && strstr(line, "4-byte pieces"), "%s", line);
-    p = step6_plan_for(4096, 2, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    p = track_plan_for(4096, 2, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "N = 2 has rows");
-    p = step6_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");
+    p = track_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "--track wide-tiles has rows");
 }
 
@@ -695,17 +695,17 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 Test(plan, k_of_one_writes_c_as_one_array)
 {
     const plan_device *h = hopper();
-    step6_plan p = step6_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FLAT && p.tiles == 28492 && p.blocks == 28492, "4714x6189x1: kernel %d, %lld blocks",
               p.kernel, p.blocks);
     double want = PLAN_COSTS.bare_launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
     cr_expect_float_eq(p.est_us, want, 1e-9, "est. %.3f us, want %.3f", p.est_us, want);
     char line[256];
-    step6_plan_describe(&p, line, sizeof line);
+    track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "a float4 of C a thread, C as one array; est.") == line, "%s", line);
-    p = step6_plan_for(4714, 6189, 2, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
+    p = track_plan_for(4714, 6189, 2, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
     cr_expect_not(p.found, "K = 2 has flat");
-    p = step6_plan_for(4714, 6189, 1, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "flat");
+    p = track_plan_for(4714, 6189, 1, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "flat");
     cr_expect_not(p.found, "--track wide-tiles has flat");
 }
 
@@ -714,7 +714,7 @@ Test(plan, k_of_one_writes_c_as_one_array)
  * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */
 Test(plan, blocks_that_start_at_once_count_unevenly)
 {
-    step6_plan p = step6_plan_for(896, 896, 896, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
+    track_plan p = track_plan_for(896, 896, 896, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_MID];
     double per_sm = 4, depth = 28;
     double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[3]) +
@@ -739,9 +739,9 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
     for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             const int *x = shapes[s];
-            step6_plan p = step6_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
+            track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
             char name[32];
-            step6_plan_name(&p, name, sizeof name);
+            track_plan_name(&p, name, sizeof name);
             int column = (x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0]) ||
                          (p.kernel == KERNEL_COLS && p.blocks > devs[d]->sms) ||
                          (p.kernel == KERNEL_FEW && p.blocks > devs[d]->sms / 2);
@@ -762,43 +762,43 @@ static void expect_line(const char *line, const char *want)
 Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
 {
     char line[256];
-    step6_plan p = step6_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper(), "64x128/split4");
-    step6_plan_describe(&p, line, sizeof line);
+    track_plan p = track_plan_for(1000, 998, 601, 2, TRACK_SPLIT_K, UNROLL_NO, hopper(), "64x128/split4");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 2 stages, "
                            "the stage loop rolled, B copied and C stored in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = step6_plan_for(1000, 998, 601, 3, TRACK_SPLIT_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
-    step6_plan_describe(&p, line, sizeof line);
+    p = track_plan_for(1000, 998, 601, 3, TRACK_SPLIT_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K split in 4 over a cluster, 3 stages, "
                            "the stage loop unrolled, B copied in 8-byte and C stored in 4-byte pieces, at least 4 blocks "
                            "an SM (registers)");
-    p = step6_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper(), "64x128");
-    step6_plan_describe(&p, line, sizeof line);
+    p = track_plan_for(129, 127, 33, 1, TRACK_WARP_TILES, UNROLL_AS_PLANNED, hopper(), "64x128");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "
                            "in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = step6_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
-    step6_plan_describe(&p, line, sizeof line);
+    p = track_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
                            "second kernel launched early, 3 stages, the stage loop unrolled, B copied and C stored in "
                            "16-byte pieces, at least 2 blocks an SM (registers)");
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
     /* 13 x 1907 = 24791 floats a part: each slice padded to 24792, so that every one starts a float4 */
-    p = step6_plan_for(13, 1907, 5074, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "32x128/parts16");
+    p = track_plan_for(13, 1907, 5074, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "32x128/parts16");
     cr_expect_eq(p.parts, 16);
     cr_expect_eq(p.workspace_bytes, (size_t)16 * 24792 * sizeof(float));
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
-    step6_plan_describe(&p, line, sizeof line);
+    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
                            "second kernel launched early, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
                            "at least 1 block an SM (registers)");
     cr_expect_eq(p.blocks, 2 * 66);
     /* --unroll yes has no wide tiles in parts (their lean loop only) */
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/parts66");
+    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/parts66");
     cr_expect_not(p.found);
-    p = step6_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x128/parts66");
+    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x128/parts66");
     cr_expect(p.kernel == KERNEL_WARP && p.tile == TILE_LARGE && p.parts == 66 && p.loop == LOOP_UNROLLED);
-    p = step6_plan_for(2047, 2500, 1001, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
-    step6_plan_describe(&p, line, sizeof line);
+    p = track_plan_for(2047, 2500, 1001, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
+    track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
                            "112 runs of k-tiles, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte "
                            "pieces, at least 1 block an SM (registers)");
@@ -815,16 +815,16 @@ Test(plan, parts_runs_and_skinny_tiles_only_at_the_tracks_stages)
                  {"128x256/parts66", 256, 256, 65536}, {"128x64", 8192, 64, 65536}, {"128x32", 8192, 32, 65536}};
     for (int stages = 1; stages <= 4; stages++)
         for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
-            step6_plan p = step6_plan_for(built[i].m, built[i].n, built[i].k, stages, TRACK_STREAM_K,
+            track_plan p = track_plan_for(built[i].m, built[i].n, built[i].k, stages, TRACK_STREAM_K,
                                           UNROLL_AS_PLANNED, hopper(), built[i].name);
             cr_expect_eq(p.found, stages == TRACK_STAGES, "%s at %d stages: %s", built[i].name, stages,
                          p.found ? "a candidate" : "none");
         }
 }
 
-/* step6_plan_candidates lists what --plan can name, each name once: every name it gives is a
+/* track_plan_candidates lists what --plan can name, each name once: every name it gives is a
  * candidate of that name, the plan's own choice is among them, and so is every name of a tile
- * and a way of sharing K that step6_plan_for finds (the GPU suite runs each listed one). */
+ * and a way of sharing K that track_plan_for finds (the GPU suite runs each listed one). */
 Test(plan, the_candidates_listed_are_those_plan_can_name)
 {
     static char names[2048][32];
@@ -832,20 +832,20 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
     for (int s = 0; s < N_SHAPES; s++)
         for (int stages = 1; stages <= 4; stages++) {
             int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-            int count = step6_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names, 2048);
+            int count = track_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names, 2048);
             cr_assert(count > 0 && count <= 2048, "%dx%dx%d, %d stages: %d candidates", m, n, k, stages, count);
             for (int i = 0; i < count; i++) {
-                step6_plan q = step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names[i]);
+                track_plan q = track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names[i]);
                 char got[32];
-                step6_plan_name(&q, got, sizeof got);
+                track_plan_name(&q, got, sizeof got);
                 cr_assert(q.found && strcmp(got, names[i]) == 0, "%dx%dx%d, %d stages: %s listed, not found",
                           m, n, k, stages, names[i]);
                 for (int j = 0; j < i; j++)
                     cr_assert_str_neq(names[j], names[i], "%dx%dx%d: %s listed twice", m, n, k, names[i]);
             }
-            step6_plan p = step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+            track_plan p = track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
             char choice[32];
-            step6_plan_name(&p, choice, sizeof choice);
+            track_plan_name(&p, choice, sizeof choice);
             int listed = 0;
             for (int i = 0; i < count; i++)
                 listed |= strcmp(names[i], choice) == 0;
@@ -854,7 +854,7 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
                 for (int i = 0; i < N_SHARES; i++) {
                     char name[32];
                     snprintf(name, sizeof name, "%dx%d%s", TRACK_TILES[t].bm, TRACK_TILES[t].bn, SHARES[i]);
-                    if (!step6_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name).found)
+                    if (!track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name).found)
                         continue;
                     int found = 0;
                     for (int j = 0; j < count; j++)
@@ -862,4 +862,27 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
                     cr_assert(found, "%dx%dx%d, %d stages: %s is a candidate, not listed", m, n, k, stages, name);
                 }
         }
+}
+
+/* --plan NAME names a candidate of the track's plan: a tile, and how K is shared, or one of
+ * the kernels without a tile (rows, few-cols, few-rows and few-rows in parts, flat). The
+ * harness checks its form with track_plan_name_check before any CUDA call; whether it is a
+ * candidate of the problem is the plan's to say (track_plan_for's `found`). */
+Test(plan, a_plan_name_is_checked_before_the_run)
+{
+    char why[256];
+    static const char *const good[] = {"128x128", "64x128/split4", "128x64/parts12", "128x256/runs", "rows", "few-cols",
+                                       "few-rows", "few-rows/parts2", "few-rows/parts218", "flat"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        cr_expect_eq(track_plan_name_check(good[i], why, sizeof why), 0, "'%s' was refused: %s", good[i], why);
+    static const char *const bad[] = {"", "128", "128x", "x128", "128x128/", "128x128/split", "128x128/split1",
+                                      "128x128/parts2x", "128x128/run", "0x128", "128x128/splits4",
+                                      "123456789x1234567890/parts2", "row", "few-rows/parts1", "few-rows/split2",
+                                      "few-rows/runs", "few-rows/", "few-rows-", "few-rows/parts2x", "flat/parts2",
+                                      "64x64/split 4", "+64x64", "64x64/parts+8", "rows/runs"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_neq(track_plan_name_check(bad[i], why, sizeof why), 0, "'%s' was taken", bad[i]);
+        cr_expect(strstr(why, "is not a candidate's name (TILE, TILE/splitS, TILE/partsP or TILE/runs") == why,
+                  "'%s': %s", bad[i], why);
+    }
 }

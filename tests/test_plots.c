@@ -77,8 +77,9 @@ static int entries(const char *dir, const char *sub)
  * run prints the harness's CSV header and a row whose stages follow --stages and whose GFLOPS
  * are 10000 + 1000 S + M; --no-check makes the verdict UNCHECKED; "NAME:M:S" words in
  * FAKE_FAIL, FAKE_ERR, FAKE_CRASH and FAKE_HANG fail that run (check FAIL, exit 3, SIGSEGV,
- * sleep); FAKE_LOG, when set, gets each run's arguments; --track and --unroll name the row's
- * variant as the harness does. */
+ * sleep); FAKE_LOG, when set, gets each run's arguments; its options (./further's: --part,
+ * --unroll, --plan; ./step6's: --unroll), as --describe names them, make the row's variant as the
+ * harness writes it ("part=core unroll=no"). */
 static void fake_step(const char *dir, const char *name)
 {
     char path[4200];
@@ -89,20 +90,22 @@ static void fake_step(const char *dir, const char *name)
             "#!/bin/sh\n"
             "name=$(basename \"$0\")\n"
             "if [ \"$1\" = --describe ]; then\n"
-            "  echo \"name=${name}_fake max_stages=${FAKE_MAX:-0} default_stages=1 kernel_choice=0 track=\"; exit 0\n"
+            "  case $name in further) o=part,unroll,plan;; step6) o=unroll;; *) o=;; esac\n"
+            "  echo \"name=${name}_fake max_stages=${FAKE_MAX:-0} default_stages=1 kernel_choice=0 options=$o\"; exit 0\n"
             "fi\n"
             "[ -n \"${FAKE_LOG:-}\" ] && echo \"$*\" >> \"$FAKE_LOG\"\n"
-            "s=0; v=PASS; prev=; t=; u=\n"
+            "s=0; v=PASS; prev=; p=; u=; l=\n"
             "for a in \"$@\"; do [ \"$prev\" = --stages ] && s=$a; [ \"$a\" = --no-check ] && v=UNCHECKED; "
-            "[ \"$prev\" = --track ] && t=$a; [ \"$prev\" = --unroll ] && u=\" unroll=$a\"; prev=$a; done\n"
-            "[ -n \"$u\" ] && t=${t:-stream-k}; [ \"$t$u\" = stream-k ] && t=\n"
+            "[ \"$prev\" = --part ] && p=part=$a; [ \"$prev\" = --unroll ] && u=unroll=$a; [ \"$prev\" = --plan ] && l=plan=$a; "
+            "prev=$a; done\n"
+            "t=$(echo $p $u $l)\n"
             "case \" ${FAKE_ERR:-} \" in *\" $name:$1:$s \"*) echo 'error: cudaMalloc: out of memory' >&2; exit 3;; esac\n"
             "case \" ${FAKE_CRASH:-} \" in *\" $name:$1:$s \"*) kill -SEGV $$;; esac\n"
             "case \" ${FAKE_HANG:-} \" in *\" $name:$1:$s \"*) exec sleep 5;; esac\n"
             "case \" ${FAKE_FAIL:-} \" in *\" $name:$1:$s \"*) v=FAIL;; esac\n"
             "echo '%s'\n"
             "echo \"${name}_fake,$1,$2,$3,1,0,$s,1.0,0.9,$((10000 + 1000 * s + $1)).0,0.5,20000.0,0.5$s,0.03,$v,"
-            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z,$t$u,1755,612,48,1,no\"\n"
+            "Stand-in GPU,132,13.0,13.0,abc1234,2025-11-21T10:00:00Z,$t,1755,612,48,1,no\"\n"
             "[ $v = FAIL ] && { echo 'check FAIL: 12 elements wrong' >&2; exit 1; }\n"
             "exit 0\n",
             CSV_HEADER);
@@ -154,6 +157,9 @@ Test(chart, bad_csvs_are_refused_and_leave_the_charts_alone)
         {"sed '/^step1_coalesce,512,/s/,PASS,/,PASS,extra,/' " FIXTURE, "line 11: 22 fields, but the header has 21"},
         {"sed '/^step1_coalesce,512,/s/,3412.0,/,nan,/' " FIXTURE, "line 11: gflops is 'nan'"},
         {"sed '/^step1_coalesce,512,/s/Test Fixture GPU/Other GPU/' " FIXTURE, "rows from 2 devices"},
+        /* a row of the old ./step6 --track core, before the track was a program of its own */
+        {"awk -F, -v OFS=, '/^step,/ { print $0, \"variant\"; next } /^s/ { print $0, \"core\" }' " FIXTURE,
+         "line 2: variant 'core' is not NAME=VALUE words: a row of the old ./step6 --track"},
         {NULL, "no such file: `make results`"},
     };
     char dir[256];
@@ -173,29 +179,32 @@ Test(chart, bad_csvs_are_refused_and_leave_the_charts_alone)
     rm_rf(dir);
 }
 
-/* Every series its own colour and marker: step 6's core and its whole track (./step6 as it is)
- * draw in linetypes 7 and 8 (plots/style.gp: brown and an open square, purple and an open
- * circle), in the bars' data and in the pictures; step 6 run alone is named its whole track.
- * The fixture's rows with a variant column, and step 6 made of two of its steps' rows. */
-Test(chart, step_6s_core_and_whole_track_draw_apart)
+/* Every series its own colour and marker: step 6 and the going-further track (./further, its
+ * rows named going_further) draw in linetypes 7 and 8 (plots/style.gp: brown and an open square, purple and an open
+ * circle), and the track run with an option (a part of it) in 9 (grey, an open triangle), in the
+ * bars' data and in the pictures. The fixture's rows with a variant column, step 6 and the track
+ * made of two of its steps' rows. */
+Test(chart, step_6_the_track_and_its_parts_draw_apart)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
     expect_rc(0, dir, "awk -F, -v OFS=, '/^#/ { next } /^step,/ { print $0, \"variant\"; next } "
-                      "{ print $0, \"\" } $1 == \"step0_naive\" { $1 = \"step6_unroll\"; print $0, \"core\" } "
-                      "$1 == \"step1_coalesce\" { $1 = \"step6_unroll\"; print $0, \"\" }' " FIXTURE " > \"$D/step6.csv\"");
+                      "{ print $0, \"\" } $1 == \"step0_naive\" { $1 = \"step6_unroll\"; print $0, \"\" } "
+                      "$1 == \"step1_coalesce\" { $1 = \"going_further\"; print $0, \"\" }' " FIXTURE " > \"$D/step6.csv\"");
     expect_rc(0, dir, MAKE "chart CSV=\"$D/step6.csv\" OUT=\"$D/out\" CHART_DATA=\"$D/data\"");
     expect_golden(dir, "step6_progression.dat", "\"$D/data/progression.dat\"");
-    expect_rc(0, dir, "grep -qx 'step6_unroll (core)' \"$D/data/sizes.dat\" && grep -qx 'step6_unroll (whole track)' \"$D/data/sizes.dat\"");
+    expect_rc(0, dir, "grep -qx 'step6_unroll' \"$D/data/sizes.dat\" && grep -qx 'going_further' \"$D/data/sizes.dat\"");
     /* Brown (#7A5C2E) and purple (#6A3D9A) lines, an open square and an open circle (gnuplot's svg names
      * point type N gpPt(N-1)), in the sizes chart. */
     expect_rc(0, dir, "grep -q \"stroke='rgb(122,  92,  46)'\" \"$D/out/sizes.svg\" && "
                       "grep -q \"stroke='rgb(106,  61, 154)'\" \"$D/out/sizes.svg\" && "
                       "grep -q \"xlink:href='#gpPt3'\" \"$D/out/sizes.svg\" && grep -q \"xlink:href='#gpPt5'\" \"$D/out/sizes.svg\"");
-    /* Without its core, step 6 as it is is still its whole track, in purple. */
-    expect_rc(0, dir, "grep -v ',core$' \"$D/step6.csv\" > \"$D/whole.csv\" && " MAKE "chart CSV=\"$D/whole.csv\" OUT=\"$D/whole\" "
-                      "CHART_DATA=\"$D/whole\" && grep -qx 'step6_unroll (whole track)' \"$D/whole/sizes.dat\" && "
-                      "grep -q '\t8\tPASS$' \"$D/whole/progression.dat\" && ! grep -q '\t7\tPASS$' \"$D/whole/progression.dat\"");
+    /* A part of the track (--part wide-tiles) is a row of its own, in grey (#999999), never the whole track's purple. */
+    expect_rc(0, dir, "sed 's/^going_further,\\(.*\\),$/going_further,\\1,part=wide-tiles/' \"$D/step6.csv\" > \"$D/part.csv\" && "
+                      MAKE "chart CSV=\"$D/part.csv\" OUT=\"$D/part\" CHART_DATA=\"$D/part\" && "
+                      "grep -qx 'going_further (part=wide-tiles)' \"$D/part/sizes.dat\" && "
+                      "grep -q '\t9\tPASS$' \"$D/part/progression.dat\" && ! grep -q '\t8\tPASS$' \"$D/part/progression.dat\" && "
+                      "grep -q \"stroke='rgb(153, 153, 153)'\" \"$D/part/sizes.svg\"");
     rm_rf(dir);
 }
 
@@ -278,19 +287,19 @@ Test(chart, the_fma_peak_share_needs_the_peak_of_the_same_run)
 static void readmes(const char *dir)
 {
     cr_assert_eq(sh(NULL, dir,
-                    "mkdir -p \"$D/step1_tiling\" \"$D/step2_shared\" \"$D/step5_pipeline\" \"$D/step6_unroll/going_further\" && "
+                    "mkdir -p \"$D/step1_tiling\" \"$D/step2_shared\" \"$D/step5_pipeline\" \"$D/step6_unroll\" \"$D/going_further\" && "
                     "printf '# The course\\n\\n<!-- results-table:begin -->\\nold table 99999\\n<!-- results-table:end -->\\n\\nText after.\\n' > \"$D/README.md\" && "
                     "printf '# step 1, no markers\\n' > \"$D/step1_tiling/README.md\" && "
                     "printf '# step 2\\n<!-- step-results:begin -->\\nold numbers 99999\\n  <!-- step-results:end -->\\nText after.\\n' > \"$D/step2_shared/README.md\" && "
                     "printf '# step 5\\n<!-- step-results:begin -->\\n<!-- step-results:end -->\\n\\n<!-- sweep-results:begin -->\\n<!-- sweep-results:end -->\\n' > \"$D/step5_pipeline/README.md\" && "
                     "printf '# step 6\\n<!-- ablation-results:begin -->\\n<!-- ablation-results:end -->\\nProse.\\n' > \"$D/step6_unroll/README.md\" && "
                     "printf '# the track\\n<!-- track-results:begin -->\\n<!-- track-results:end -->\\nProse.\\n"
-                    "<!-- ratios core,warp-tiles 1024,4096:begin -->\\n<!-- ratios core,warp-tiles 1024,4096:end -->\\n' > \"$D/step6_unroll/going_further/README.md\""),
+                    "<!-- ratios core,warp-tiles 1024,4096:begin -->\\n<!-- ratios core,warp-tiles 1024,4096:end -->\\n' > \"$D/going_further/README.md\""),
                  0);
 }
 
 #define TABLE MAKE "table CSV=" FIXTURE " README=\"$D/README.md\" STEP_READMES=\"$(echo \"$D\"/step*/README.md)\" " \
-                   "TRACK_README=\"$D/step6_unroll/going_further/README.md\" SWEEP_CSV=" SWEEP_FIXTURE " ABLATION_CSV=" ABLATION_FIXTURE \
+                   "TRACK_README=\"$D/going_further/README.md\" SWEEP_CSV=" SWEEP_FIXTURE " ABLATION_CSV=" ABLATION_FIXTURE \
                    " TRACK_CSV=" TRACK_FIXTURE
 
 Test(table, fills_each_readme_between_its_markers)
@@ -304,7 +313,7 @@ Test(table, fills_each_readme_between_its_markers)
     expect_golden(dir, "step2_README.md", "\"$D/step2_shared/README.md\"");
     expect_golden(dir, "step5_README.md", "\"$D/step5_pipeline/README.md\"");
     expect_golden(dir, "step6_README.md", "\"$D/step6_unroll/README.md\"");
-    expect_golden(dir, "going_further_README.md", "\"$D/step6_unroll/going_further/README.md\"");
+    expect_golden(dir, "going_further_README.md", "\"$D/going_further/README.md\"");
     /* Again: nothing changes. */
     expect_rc(0, dir, "cp -r \"$D\" \"$D.1\" && " TABLE " >/dev/null && diff -r \"$D.1\" \"$D\"; rc=$?; rm -rf \"$D.1\"; exit $rc");
     rm_rf(dir);
@@ -346,7 +355,7 @@ Test(run, every_run_and_every_failure_is_recorded)
     for (int i = 0; i < 5; i++)
         fake_step(dir, names[i]);
     expect_rc(0, dir, "FAKE_FAIL=step1:512:0 FAKE_ERR=step2:256:0 FAKE_CRASH=step3:512:0 FAKE_HANG=step4:256:0 "
-              MAKE_RESULTS "results STEPS= PLOT_STEPS=\"$(echo \"$D\"/step?)\" SIZES='256 512' REPS=3 RUN_TIMEOUT=1 "
+              MAKE_RESULTS "results STEPS= BUILT_STEPS= PLOT_STEPS=\"$(echo \"$D\"/step?)\" SIZES='256 512' REPS=3 RUN_TIMEOUT=1 "
               "RESULTS=\"$D/results.csv\" | " MASK " > \"$D/run.log\"");
     expect_golden(dir, "run.log", "\"$D/run.log\"");
     expect_rc(0, dir, MASK " \"$D/results.csv\" > \"$D/masked.csv\"");
@@ -454,7 +463,7 @@ Test(shapes, the_summary_gives_each_familys_geometric_mean_and_minimum)
     expect_rc(0, dir, MAKE "shapes-summary SHAPES_CSV=" SHAPES_FIXTURE " > \"$D/summary.md\"");
     expect_golden(dir, "shapes_summary.md", "\"$D/summary.md\"");
     expect_rc(0, dir, "grep -qx '| step5_pipeline | skinny | 2 | 0.60× | 0.40× | 4096 x 16 x 4096 | 1 |' \"$D/summary.md\" && "
-                      "grep -qx '| step6_unroll (whole track) | random (seed 7) | 2 | 2.00× | 0.50× | 3 x 5 x 7 | 0 |' \"$D/summary.md\" && "
+                      "grep -qx '| going_further | random (seed 7) | 2 | 2.00× | 0.50× | 3 x 5 x 7 | 0 |' \"$D/summary.md\" && "
                       "grep -q 'over the 5 PASS rows that give one: median 1.00, 10%% to 90%% 0.50 to 2.00, least 0.50 "
                       "(4096 x 16 x 4096), most 2.00 (1000 x 1 x 20); a few rows of C: median 0.50 (1 row).' \"$D/summary.md\"");
     expect_rc(0, dir, "out=$(" MAKE "shapes-summary SHAPES_CSV=/no/such/shapes.csv 2>&1); [ $? = 2 ] && "
@@ -478,8 +487,8 @@ Test(shapes, without_gnuplot_the_charts_are_left_to_make_shapes_chart)
     rm_rf(dir);
 }
 
-/* make plan-check: at each shape, step 6's choice and then the runner-up its kernel line names
- * (--plan); the CSV and how often the choice was the faster. The stand-in step: the choice
+/* make plan-check: at each shape, the plan's choice and then the runner-up its kernel line names
+ * (--plan); the CSV and how often the choice was the faster. The stand-in ./further: the choice
  * takes 10 us (estimated 9), the runner-up 64x64 20 us (estimated 25), except at M = 1009
  * (two of the primes), where it takes 5 us; M = 701 has no runner-up; cuBLAS takes 10 us.
  * Where the GPU's pace moves between the two runs, cuBLAS's time moves with them: the first
@@ -489,7 +498,7 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "cat > \"$D/step6\" <<'EOF'\n"
+    expect_rc(0, dir, "cat > \"$D/further\" <<'EOF'\n"
                       "#!/bin/sh\n"
                       "plan=; prev=; for a in \"$@\"; do [ \"$prev\" = --plan ] && plan=$a; prev=$a; done\n"
                       "echo step,m,n,k,median_ms,cublas_median_ms,ratio,verdict,device,commit,date_utc,kernel\n"
@@ -499,11 +508,11 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
                       "elif [ $1$2 = 10091009 ] && [ ! -e \"$0.slow\" ]; then\n"
                       "  t=0.100000; c=0.100000; touch \"$0.slow\"\n"
                       "fi\n"
-                      "echo \"step6_unroll,$1,$2,$3,$t,$c,1.0,PASS,Stand-in GPU,abc,2026-01-01T00:00:00Z,128x128 tiles;"
+                      "echo \"going_further,$1,$2,$3,$t,$c,1.0,PASS,Stand-in GPU,abc,2026-01-01T00:00:00Z,128x128 tiles;"
                       " est. 9.0 us $next\"\n"
                       "EOF\n"
-                      "chmod +x \"$D/step6\"");
-    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
+                      "chmod +x \"$D/further\"");
+    expect_rc(0, dir, "python3 going_further/tools.py plan-check \"$D/further\" \"$D/check.csv\" --only primes --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "[ $(wc -l < \"$D/check.csv\") = 12 ] && cd \"$D\" && "
                       "grep -qx 'primes,,701,701,701,1.0,10.000,9.0,,,,Stand-in GPU,abc,"
                       "2026-01-01T00:00:00Z,10.000,' check.csv && "
@@ -517,34 +526,35 @@ Test(plan_check, the_choice_and_its_runner_up_are_run_and_counted)
                       "[ $(grep -c \"cuBLAS's time moved 10.00x between the two runs: both again\" \"$D/log\") = 1 ] && "
                       "[ $(grep -c \"cuBLAS's time moved 3.00x between the two runs: both again\" \"$D/log\") = 2 ] && "
                       "grep -q '^Left out: 1 of 10 pairs, cuBLAS.s time having moved by more than 1.25x' \"$D/log\"");
-    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-check-summary \"$D/check.csv\" | grep -q 'at 7 of 9 shapes'");
+    expect_rc(0, dir, "python3 going_further/tools.py plan-check-summary \"$D/check.csv\" | grep -q 'at 7 of 9 shapes'");
     /* a CSV written before cuBLAS's times were kept: every pair counts */
     expect_rc(0, dir, "cut -d, -f1-14 \"$D/check.csv\" > \"$D/old.csv\" && "
-                      "python3 step6_unroll/going_further/tools.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
-    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/old.csv\" --only primes --reps 1 --resume "
+                      "python3 going_further/tools.py plan-check-summary \"$D/old.csv\" | grep -q 'at 8 of 10 shapes'");
+    expect_rc(2, dir, "python3 going_further/tools.py plan-check \"$D/further\" \"$D/old.csv\" --only primes --reps 1 --resume "
                       "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'keeps no cuBLAS times' \"$D/err\" && exit $rc");
-    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check-summary " SHAPES_FIXTURE);
+    expect_rc(2, dir, "python3 going_further/tools.py plan-check-summary " SHAPES_FIXTURE);
     /* a run cut short after 4 shapes (the CSV is written after each); --resume runs only the other 7 */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" > \"$D/cut.csv\" && "
-                      "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/cut.csv\" --only primes --reps 1 --resume "
+                      "python3 going_further/tools.py plan-check \"$D/further\" \"$D/cut.csv\" --only primes --reps 1 --resume "
                       "> \"$D/log\" && cmp \"$D/check.csv\" \"$D/cut.csv\" && "
                       "[ $(grep -c 'kept from' \"$D/log\") = 4 ] && grep -q 'at 7 of 9 shapes' \"$D/log\"");
     /* rows of another commit are not mixed in */
     expect_rc(0, dir, "head -5 \"$D/check.csv\" | sed 's/,abc,/,def,/' > \"$D/other.csv\"");
-    expect_rc(2, dir, "python3 step6_unroll/going_further/tools.py plan-check \"$D/step6\" \"$D/other.csv\" --only primes --reps 1 --resume "
+    expect_rc(2, dir, "python3 going_further/tools.py plan-check \"$D/further\" \"$D/other.csv\" --only primes --reps 1 --resume "
                       "2> \"$D/err\" > /dev/null; rc=$?; grep -q 'at commit def' \"$D/err\" && exit $rc");
     rm_rf(dir);
 }
 
-/* New costs from make plan-costs recompile the plan's C and relink step 6, not its kernels: the
- * kernel file's object depends on the track's headers but plan_costs.h (Makefile), which holds
- * while only plan.c includes it. The rule is read for ARCH=sm_80, the oldest that builds step 6,
- * so that a suite built for an older ARCH (which leaves step 6 out) checks it too. */
+/* New costs from make plan-costs recompile the plan's C and relink ./further, not its
+ * kernels: the object of its kernel file (the .cu in going_further/) depends on the track's
+ * headers but plan_costs.h (Makefile), which holds while only plan.c includes it. The rule is read
+ * for ARCH=sm_80, the oldest that builds the track, so that a suite built for an older ARCH (which
+ * leaves it out) checks it too. */
 Test(plan_costs, new_costs_recompile_the_plan_not_the_kernels)
 {
-    expect_rc(0, NULL, "deps=$(" MAKE "-pq ARCH=sm_80 build/step6.o 2>/dev/null | grep '^build/step6.o:') && "
+    expect_rc(0, NULL, "deps=$(" MAKE "-pq ARCH=sm_80 2>/dev/null | grep '^build/[a-z_]*\\.o: going_further/[a-z_]*\\.cu ') && "
                        "echo \"$deps\" | grep -q 'going_further/plan.h' && ! echo \"$deps\" | grep -q plan_costs.h");
-    expect_rc(0, NULL, "test \"$(grep -rl 'include \"plan_costs.h\"' step6_unroll)\" = step6_unroll/going_further/plan.c");
+    expect_rc(0, NULL, "test \"$(grep -rl 'include \"plan_costs.h\"' going_further step6_unroll common)\" = going_further/plan.c");
 }
 
 /* make plan-costs: each cost from two runs of a candidate (--plan) that differ only in K. The
@@ -565,12 +575,12 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
-    expect_rc(0, dir, "cat > \"$D/step6\" <<'EOF'\n"
+    expect_rc(0, dir, "cat > \"$D/further\" <<'EOF'\n"
                       "#!/usr/bin/env python3\n"
                       "import sys\n"
                       "a = sys.argv[1:]\n"
                       "if a == ['--describe']:\n"
-                      "    print('name=step6_unroll track_tiles=large:128x128x8:32x64:8x8:256:2,'\n"
+                      "    print('name=going_further track_tiles=large:128x128x8:32x64:8x8:256:2,'\n"
                       "          'tall:128x64x8:64x32:8x8:128:4,short:32x128x8:32x64:8x8:64:8 '\n"
                       "          'few_in_flight=8,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 '\n"
                       "          'few_threads=512,256,256,256,256,256,256,256,256,256,256,256,256,256,256,256'); sys.exit()\n"
@@ -586,25 +596,25 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "    rows = -(-(-(-k // parts) * cols // 4 // threads)); rounds = -(-rows // (8 if m == 1 else 2))\n"
                       "    r = 0.4 + 0.05 * m; us = 4.5 + r * rounds + 0.5 * (-(-blocks // 132) - 1) + (0.9 + r) * (parts > 1)\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
-                      "    print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of {threads} threads {cols} '\n"
+                      "    print(f'going_further,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of {threads} threads {cols} '\n"
                       "          'columns of C  at least 2 blocks an SM'); sys.exit()\n"
                       "if plan == 'flat':\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
-                      "    print(f'step6_unroll,{m},{n},{k},{(3.5 + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,'\n"
+                      "    print(f'going_further,{m},{n},{k},{(3.5 + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,'\n"
                       "          'a float4 of C a thread'); sys.exit()\n"
                       "if plan == 'few-cols':\n"
                       "    us = 3 + 0.6 * -(-k // 256) * max(1, -(-m // 16) / 132)\n"
                       "    print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
-                      "    print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of 256 threads 16 rows '\n"
+                      "    print(f'going_further,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,a block of 256 threads 16 rows '\n"
                       "          'of A (C of a few columns)  K in chunks of 256  at least 2 blocks an SM'); sys.exit()\n"
                       "bm, bn = map(int, plan.split('/')[0].split('x')); parts = int(plan.split('parts')[1]) if 'parts' in plan else 1\n"
                       "blocks = -(-m // bm) * -(-n // bn) * parts; kt = -(-k // 8) // parts\n"
                       "us = 4 + 0.5 * kt * max(1, blocks / 132) * (1.1 if n % 4 else 1) + 1.5 * (parts > 1)\n"
                       "print('step,m,n,k,median_ms,verdict,sm_count,device,commit,kernel')\n"
-                      "print(f'step6_unroll,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,{bm}x{bn} tiles  at least 2 blocks an SM')\n"
+                      "print(f'going_further,{m},{n},{k},{(us + late) / 1000:.6f},PASS,132,Stand-in GPU,abc,{bm}x{bn} tiles  at least 2 blocks an SM')\n"
                       "EOF\n"
-                      "chmod +x \"$D/step6\"");
-    expect_rc(0, dir, "python3 step6_unroll/going_further/tools.py plan-costs \"$D/step6\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
+                      "chmod +x \"$D/further\"");
+    expect_rc(0, dir, "python3 going_further/tools.py plan-costs \"$D/further\" \"$D/plan_costs.h\" --reps 1 > \"$D/log\"");
     expect_rc(0, dir, "grep -q 'measured on Stand-in GPU (132 SMs), commit abc' \"$D/plan_costs.h\" && "
                       "grep -q '^    4.55, 3.50, 1.50, ' \"$D/plan_costs.h\" && "
                       "tr '\\n' ' ' < \"$D/plan_costs.h\" | sed 's/  \\* / /g' | "
@@ -614,10 +624,10 @@ Test(plan_costs, each_cost_from_two_runs_into_a_header_that_compiles)
                       "grep -q '^  16 x 4 x 8192 --plan few-rows: ' \"$D/log\" && ! grep -q '^  17 x 4 x ' \"$D/log\" && "
                       "grep -q '^    {0.6000, 1.2000},$' \"$D/plan_costs.h\" && "
                       "printf '#include \"plan.h\"\\n#include \"%%s/plan_costs.h\"\\nint main(void) { return PLAN_COSTS.tile[0].k_tile_us[1] > PLAN_COSTS.tile[0].k_tile_us[0] ? 0 : 1; }\\n' \"$D\" > \"$D/t.c\" && "
-                      "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Istep6_unroll/going_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
+                      "gcc -std=c11 -Wall -Werror -Wno-unused-const-variable -Icommon -Igoing_further -I/usr/local/cuda/include -fsyntax-only \"$D/t.c\"");
     /* in one round, every run is a first one, 5 us late: the launches read 9.55 and 8.5 us */
     expect_rc(0, dir, "rm \"$D/seen\" && "
-                      "python3 step6_unroll/going_further/tools.py plan-costs \"$D/step6\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
+                      "python3 going_further/tools.py plan-costs \"$D/further\" \"$D/one.h\" --reps 1 --rounds 1 > \"$D/log\" && "
                       "grep -q '^    9.55, 8.50, 1.50, ' \"$D/one.h\"");
     rm_rf(dir);
 }
@@ -643,7 +653,7 @@ Test(run, make_plots_renders_or_says_how)
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step0");
     fake_step(dir, "step1");
-    const char *plots = MAKE_RESULTS "plots STEPS= PLOT_STEPS=\"$D/step0 $D/step1\" SIZES='256 4096' RESULTS=\"$D/results.csv\" "
+    const char *plots = MAKE_RESULTS "plots STEPS= BUILT_STEPS= PLOT_STEPS=\"$D/step0 $D/step1\" SIZES='256 4096' RESULTS=\"$D/results.csv\" "
                         "PLOTS_ALSO= ";
     int rc = sh(&log, dir, "%s OUT=\"$D/none\" GNUPLOT=/no/such/gnuplot", plots);
     cr_expect(rc == 0 && strstr(log, "gnuplot is not installed") && strstr(log, "make chart CSV="),
@@ -677,36 +687,40 @@ Test(sweep, make_sweep_runs_every_stage_the_step_describes)
     rm_rf(dir);
 }
 
-/* make ablation: step 5 and step 6's core at each stage count, each run checked, each row
- * named by its command; the table grouped by stage count, in the order of the runs. */
-Test(ablation, make_ablation_runs_step_5_and_the_core_at_each_stage_count)
+/* make ablation: step 5 and step 6 at each stage count, each run checked, each row named by its
+ * command; the table grouped by stage count, in the order of the runs. */
+Test(ablation, make_ablation_runs_step_5_and_step_6_at_each_stage_count)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step5");
     fake_step(dir, "step6");
     expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:3 " MAKE "ablation ABLATION_CSV=\"$D/ablation.csv\" "
-              "ABLATION_SIZES='256 512' ABLATION_RUNS=\"'$D/step5 --stages 2' '$D/step6 --track core --stages 2' "
-              "'$D/step5 --stages 3' '$D/step6 --track core --stages 3' '$D/step6 --track core --stages 3 --unroll no'\" "
+              "ABLATION_SIZES='256 512' ABLATION_RUNS=\"'$D/step5 --stages 2' '$D/step6 --stages 2' "
+              "'$D/step5 --stages 3' '$D/step6 --stages 3' '$D/step6 --stages 3 --unroll no'\" "
               "ABLATION_BUILD= | " MASK " > \"$D/ablation.log\"");
     expect_golden(dir, "ablation.log", "\"$D/ablation.log\"");
-    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track core --stages 3 --unroll no --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --stages 3 --unroll no --csv-header' \"$D/args\"");
     expect_rc(0, dir, "test $(grep -c , \"$D/ablation.csv\") = 11");
     rm_rf(dir);
 }
 
-/* make track-ablation: step 6 part by part, each run checked, each row named by its variant;
- * the table in the order of the runs. */
+/* make track-ablation: step 6, then the track part by part, each run checked, each row named by
+ * its program and options, the rows of a run that failed to print one too (from the options its
+ * --describe names); the table in the order of the runs. */
 Test(ablation, make_track_ablation_runs_each_part_in_order_checked)
 {
     char dir[256];
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step6");
-    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL=step6:512:0 " MAKE "track-ablation TRACK_CSV=\"$D/track.csv\" "
-              "ABLATION_SIZES='256 512' TRACK_RUNS=\"'$D/step6 --track core' '$D/step6 --track warp-tiles' "
-              "$D/step6 '$D/step6 --unroll yes'\" ABLATION_BUILD= | " MASK " > \"$D/track.log\"");
+    fake_step(dir, "further");
+    expect_rc(0, dir, "FAKE_LOG=\"$D/args\" FAKE_FAIL='step6:512:0 further:512:0' FAKE_ERR=further:256:0 "
+              MAKE "track-ablation TRACK_CSV=\"$D/track.csv\" ABLATION_SIZES='256 512' TRACK_RUNS=\"'$D/step6' "
+              "'$D/further --part warp-tiles' '$D/further' '$D/further --unroll yes'\" TRACK_BUILD= | "
+              MASK " > \"$D/track.log\"");
     expect_golden(dir, "track.log", "\"$D/track.log\"");
-    expect_rc(0, dir, "grep -qx '256 256 256 --reps 10 --track warp-tiles --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "grep -qx '512 512 512 --reps 10 --part warp-tiles --csv-header' \"$D/args\"");
+    expect_rc(0, dir, "grep -q '^further_fake,256,256,256,.*,ERROR exit 3,.*,part=warp-tiles,' \"$D/track.csv\"");
     expect_rc(0, dir, "test $(grep -c , \"$D/track.csv\") = 9");
     rm_rf(dir);
 }
@@ -765,7 +779,7 @@ Test(tools, make_sass_summarizes_a_built_step)
         cr_skip_test("%s", reason);
     }
     cr_assert_eq(rc, 0, "make sass STEP=%d failed:\n%s", n, log);
-    int kernels = n == 6 ? strstr(log, "sgemm_pipelined") && strstr(log, "sgemm_warp_tiles") && strstr(log, "LDGSTS")
+    int kernels = n == 6 ? strstr(log, "sgemm_pipelined") && strstr(log, "LDGSTS")
                          : strstr(log, "sgemm_vectorized") != NULL;
     snprintf(header, sizeof header, "sass: binary ./step%d, code for sm_", n);
     cr_expect(kernels && strstr(log, "longest loop") && strstr(log, header) && strstr(log, "(UTC), commit "),
@@ -892,7 +906,7 @@ Test(tools, cc_is_gcc_unless_set)
 Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course evidence step[0-9]_*/README.md step[0-9]_*/going_further/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course evidence step[0-9]_*/README.md going_further/README.md");
     cr_expect_eq(rc, 0, "an evidence folder breaks the rule:\n%s", log);
     free(log);
     char dir[256];
@@ -924,7 +938,7 @@ Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course quotes step[0-9]_*/README.md step[0-9]_*/*/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course quotes step[0-9]_*/README.md step[0-9]_*/*/README.md going_further/README.md");
     cr_expect_eq(rc, 0, "a lesson quotes code its step does not have:\n%s", log);
     free(log);
     char dir[256];
@@ -1056,13 +1070,13 @@ Test(tools, every_typical_mistake_changes_lines_its_step_has, .timeout = 60)
 }
 
 /* What make sweep and make ablation rely on: --describe names the stage range that --stages
- * takes, for every built step, with no GPU. */
+ * takes, and the program's own options, for every built step and ./further, with no GPU. */
 Test(tools, each_step_describes_the_stages_it_takes)
 {
     char *log;
     int rc = sh(&log, NULL,
-                "for s in ./step[0-9]; do d=$($s --describe) || exit 3; echo \"$d\"; "
-                "echo \"$d\" | grep -Eqx 'name=step[0-9]_[a-z]+ max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01] track=[a-z,-]* tiles=([0-9x:,]*) commit=[0-9a-z-]+ shapes=[0-9x:,-]*( [a-z_]+=[^ ]+)*' || exit 4; "
+                "for s in ./step[0-9] $(ls ./further 2>/dev/null); do d=$($s --describe) || exit 3; echo \"$d\"; "
+                "echo \"$d\" | grep -Eqx 'name=(step[0-9]_[a-z]+|going_further) max_stages=[0-9]+ default_stages=[0-9]+ kernel_choice=[01] options=[a-z,]* tiles=([0-9x:,]*) commit=[0-9a-z-]+ shapes=[0-9x:,-]*( [a-z_]+=[^ ]+)*' || exit 4; "
                 "max=$(echo \"$d\" | sed 's/.*max_stages=\\([0-9]*\\).*/\\1/'); "
                 "if [ $max -gt 0 ]; then $s 64 --stages $max --describe >/dev/null || exit 5; fi; "
                 "$s 64 --stages $((max + 1)) --describe >/dev/null 2>&1; [ $? = 2 ] || exit 6; done");
@@ -1075,5 +1089,10 @@ Test(tools, each_step_describes_the_stages_it_takes)
     else
         cr_expect(strstr(log, "name=step5_pipeline max_stages=4 default_stages=2"),
                   "step 5's range is not 1..4 (default 2):\n%s", log);
+    /* The options each program names, which the tools turn into a command (and a failed run's row into its variant). */
+    if (!step_left_out("./further", why, sizeof why))
+        cr_expect(strstr(log, "kernel_choice=1 options=unroll tiles=") && strstr(log, "name=going_further ") &&
+                      strstr(log, " options=part,unroll,plan "),
+                  "step 6 does not name its option unroll, or ./further part, unroll and plan:\n%s", log);
     free(log);
 }

@@ -111,7 +111,7 @@ Test(report, csv_row_values_in_their_columns)
         "0.500000", "2013.3",      /* the same in 0.5 ms */
         "0.5000",                  /* cuBLAS median / our median */
         "0.25", "PASS", "NVIDIA H100 80GB HBM3", "132", "13.0", "12.8", "0123456789",
-        "2026-11-21T23:59:59Z", "",   /* no variant: step 3 has no going-further track */
+        "2026-11-21T23:59:59Z", "",   /* no variant: step 3 has no options of its own */
         "1980", "452", "41", "1", "no",
         "128x128 tiles  at least 2 blocks an SM"};   /* the kernel line, its commas gone */
     for (int i = 0; i < N_COLUMNS; i++)
@@ -303,32 +303,32 @@ Test(report, csv_versions)
     free(copy);
 }
 
-/* A step with a going-further track names the part that ran, and --unroll when given, in
- * the CSV's last column; nothing when it ran as it does by default (the whole track). */
-Test(report, the_variant_names_the_track_part_and_unroll)
+/* A program with options of its own names those given, "name=value" in its order, in the
+ * CSV's variant column and on the report's problem line; nothing when none is given. */
+Test(report, the_variant_names_the_programs_own_options)
 {
-    static const char *const track[] = {"core", "warp-tiles", "stream-k", NULL};
     report_fixture fx;
     filled_report(&fx);
     run_report r = fx.r;
-    step_info step = *r.step;
-    step.track = track;
-    r.step = &step;
     run_config cfg = *r.cfg;
     r.cfg = &cfg;
     const struct {
-        int track, unroll;
+        given_option given[3];
         const char *variant;
-    } cases[] = {{2, UNROLL_AS_PLANNED, ""}, {0, UNROLL_NO, "core unroll=no"}, {1, UNROLL_YES, "warp-tiles unroll=yes"},
-                 {2, UNROLL_NO, "stream-k unroll=no"}, {0, UNROLL_AS_PLANNED, "core"}};
-    for (int i = 0; i < 5; i++) {
-        cfg.track = cases[i].track;
-        cfg.unroll = cases[i].unroll;
+    } cases[] = {{{{NULL, NULL}}, ""},
+                 {{{"part", "core"}, {"unroll", "no"}, {NULL, NULL}}, "part=core unroll=no"},
+                 {{{"plan", "128x128/split2"}, {NULL, NULL}}, "plan=128x128/split2"}};
+    for (int i = 0; i < 3; i++) {
+        memcpy(cfg.options, cases[i].given, sizeof cases[i].given);
         char row[1024], *f[32], *copy;
         format_csv_row(row, sizeof row, &r);
         cr_assert_eq(split_csv(row, f, 32, &copy), N_COLUMNS, "%s", row);
         cr_expect_str_eq(f[VARIANT], cases[i].variant);
         free(copy);
+        char *text = report_text(&r), line[160];
+        snprintf(line, sizeof line, "seed 2024, 3 stages%s%s\n", cases[i].variant[0] ? ", " : "", cases[i].variant);
+        cr_expect(strstr(text, line) != NULL, "the problem line ends \"%s\": %s", line, text);
+        free(text);
     }
 }
 

@@ -61,7 +61,7 @@ def parser():
     chart.add_argument("--keep-data", help="a folder to keep the .dat files in")
     chart.add_argument("--optional", metavar="WHAT", help="without gnuplot, say how to draw the charts elsewhere, and exit 0")
     cmd["sass"].add_argument("--binary", help="the binary the listing is of, for the header")
-    cmd["profile"].add_argument("--args", default="", help="more options for the step (ARGS): --stages 3 --track core")
+    cmd["profile"].add_argument("--args", default="", help="more options for the step (ARGS): --stages 3 --unroll no")
     cmd["profile-runs"].add_argument("--sizes", default="1024 4096")
     for name in ("profile", "profile-runs"):
         cmd[name].add_argument("--ncu", default="ncu")

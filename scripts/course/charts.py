@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import Fail
 from .results import (ROOT, cublas_median, dates, find, geomean, in_order, least, ratio_text, read_peak, read_results,
-                      shown, size_of, sizes_in, step_no, steps_in, sweep_step, values)
+                      size_of, sizes_in, step_no, steps_in, sweep_step, values)
 
 
 def gp(v):
@@ -34,21 +34,20 @@ def series(groups, xs, pick, title, where, more=lambda g, x: ()):
 
 
 def tic_label(step):
-    """A step's name under its bar, a line for each word: "step6\nunroll\n(whole track)"."""
+    """A step's name under its bar, a line for each word: "going\nfurther\n(part=core)"."""
     return step.replace("_", "\n", 1).replace(" (", "\n(")
 
 
 def linetype(step):
-    """The linetype (plots/style.gp: a colour and a marker) a step's series draws in, the same in every chart:
-    step n in n % 9 + 1, a step's core too; its whole going-further track in 8, any other part of it in 9. So step
-    6's core and its whole track are never drawn alike."""
-    part = step[step.index("(") + 1:-1] if step.endswith(")") and " (" in step else ""
-    return 8 if part == "whole track" else 9 if part and part != "core" else step_no(step) % 9 + 1
+    """The linetype (plots/style.gp: a colour and a marker) a series draws in, the same in every chart: step n (with
+    options too) in n % 9 + 1, the going-further track in 8, the track with options (a part of it) in 9."""
+    n = step_no(step)
+    return n % 9 + 1 if n < 99 else 9 if " (" in step else 8
 
 
 def legend(steps, lost):
     """The linetypes of the steps drawn, and a note naming those with no valid run."""
-    return dict(linetypes=" ".join(str(linetype(shown(s))) for s in steps if s not in lost),
+    return dict(linetypes=" ".join(str(linetype(s)) for s in steps if s not in lost),
                 note="no run passed: " + ", ".join(lost) if lost else "")
 
 
@@ -65,8 +64,8 @@ def step_bars(rows, size, value):
     steps = steps_in(rows)
     at = [find(rows, step=s, size=size) for s in steps]
     data = "".join(f"{x}\t{value(r) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
-                   f"{linetype(shown(s))}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
-    tics = ", ".join(f"{gp(tic_label(shown(s)))} {x}" for x, s in enumerate(steps))
+                   f"{linetype(s)}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
     return data, at, f"set xtics ({tics})"
 
 
@@ -104,7 +103,7 @@ def chart_peak(rows, _, peak):
 
 def chart_sizes(rows, *_):
     sizes, steps = sizes_in(rows), steps_in(rows)
-    blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), shown, lambda r: r["m"])
+    blocks, lost = series(steps, sizes, lambda g, x: find(rows, step=g, size=x), str, lambda r: r["m"])
     cublas = [(s, cublas_median(rows, s) / 1000) for s in sizes if cublas_median(rows, s)]
     blocks.append("cuBLAS\n" + "".join(f"{s}\t{t:.4f}\t1\n" for s, t in cublas))
     return "\n\n\n".join(blocks), dict(extent(rows, [t for _, t in cublas]), nsteps=len(blocks) - 1, xmin=sizes[0],
@@ -145,7 +144,7 @@ def chart_shapes(rows, *_):
     tiles fill whole waves of the GPU's SMs."""
     squares = square_rows(rows)
     sizes, steps = sizes_in(squares), steps_in(squares)
-    blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), shown, lambda r: r["m"])
+    blocks, lost = series(steps, sizes, lambda g, x: find(squares, step=g, size=x), str, lambda r: r["m"])
     sms = {int(r["sm_count"]) for r in squares if r.get("sm_count", "").isdigit()}
     if len(sms) != 1:
         raise Fail(f"the square runs name {len(sms)} SM counts ({sorted(sms)}): one GPU's waves are drawn")
@@ -175,7 +174,7 @@ def chart_shapes_nonsquare(rows, *_):
         y = len(at) + len(heads)
         at[y], names[y] = dict(m=m, n=n, k=k), (name + "   " if name else "") + f"{m} x {n} x {k}"
     steps = in_order(r["step"] for r in others)
-    blocks, lost = series(steps, list(at), lambda g, y: find(others, step=g, **at[y]), shown,
+    blocks, lost = series(steps, list(at), lambda g, y: find(others, step=g, **at[y]), str,
                           lambda r: f"{r['m']}x{r['n']}x{r['k']}", lambda g, y: (names[y],))
     return "\n\n\n".join(blocks), dict(
         extent(others), nsteps=len(blocks), nrows=len(at) + len(heads),
@@ -199,7 +198,7 @@ def chart_shapes_random(rows, *_):
             lost.append(step)
             continue
         low = least(passed)   # as shapes_summary: the first of equals in the order they ran
-        title = (f"{shown(step)}: geometric mean {ratio_text(geomean(float(r['ratio']) for r in passed))}, minimum "
+        title = (f"{step}: geometric mean {ratio_text(geomean(float(r['ratio']) for r in passed))}, minimum "
                  f"{ratio_text(low['ratio'])} at {low['m']} x {low['n']} x {low['k']}" +
                  (f" ({len(mine) - len(passed)} of {len(mine)} not PASS, not drawn)" if len(passed) < len(mine) else ""))
         blocks.append(title + "\n" + "".join(f"{flops(r)}\t{tflops(r)}\t{r['ratio'] if r['ok'] else 'NaN'}\t"

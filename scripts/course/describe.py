@@ -1,5 +1,5 @@
-"""What a step says of itself: the words of `./stepN --describe`, read here and nowhere else (the course's
-commands, the track's tools and figures.py all read it through these functions)."""
+"""What a program says of itself: the words of `./stepN --describe` and `./further --describe`, read here and
+nowhere else (the course's commands, the track's tools and figures.py all read it through these functions)."""
 import subprocess
 from types import SimpleNamespace as Record
 
@@ -22,7 +22,7 @@ def need(words, key):
     """The value of key=, which must be there."""
     if not words.get(key):
         raise Fail(f"{words.get('_binary', 'the step')} --describe gives no {key}= (it is needed here): "
-                   "rebuild the step (make)")
+                   "rebuild it (make)")
     return words[key]
 
 
@@ -43,5 +43,6 @@ def records(words, key, form):
 
 
 def track_tiles(words):
-    """Step 6's track_tiles as records by name (bm, bn, bk, wm, wn, tm, tn, threads, min_blocks)."""
+    """The track's tiles (./further --describe: track_tiles=) as records by name (bm, bn, bk, wm, wn, tm, tn,
+    threads, min_blocks)."""
     return {t.name: t for t in records(words, "track_tiles", "name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks")}

@@ -12,7 +12,6 @@ beside the step."""
 import csv, glob, io, os, re, subprocess, sys
 
 from . import Fail
-from .describe import describe
 from .lint import code_only, unified_ignoring_indentation
 from .results import step_no
 
@@ -137,12 +136,11 @@ def cmd_exercise_markers(a):
     print(f"exercise-markers: {count} regions, each of lines its step adds")
 
 
-def runs(binary, args, extra=()):
-    """The CSV rows of one process of binary running every problem of args (joined with --then), each with the
-    options in extra."""
+def runs(binary, args):
+    """The CSV rows of one process of binary running every problem of args (joined with --then)."""
     words = []
     for i, problem in enumerate(args):
-        words += (["--then"] if i else []) + problem.split() + list(extra) + ["--csv-header" if i == 0 else "--csv"]
+        words += (["--then"] if i else []) + problem.split() + ["--csv-header" if i == 0 else "--csv"]
     p = subprocess.run([binary] + words, capture_output=True, text=True)
     return p.returncode, list(csv.DictReader(io.StringIO(p.stdout))), p.stderr.strip()
 
@@ -164,9 +162,7 @@ def cmd_exercise_check(a):
     mistakes = [m for *_, ms in suspects for m in ms]
     differs = f" (your lines differ from the step's at: {'; '.join(r[3] for r in suspects)})" \
         if a.source and len(suspects) < len(regions(path)) else ""
-    # A step with a going-further track (step 6) runs its own kernel alone: that is what the exercise is.
-    extra = ["--track", "core"] if describe(a.step_binary).get("track") else []
-    rc, rows, err = runs(a.binary, CHECK_SHAPES, extra)
+    rc, rows, err = runs(a.binary, CHECK_SHAPES)
     last = (err.splitlines() or ["no message"])[-1]
     if rc == 3 and KERNEL_FAULT.search(last):   # the learner's kernel stopped: a mistake like the others
         print(f"exercise-check: step {a.step}: FAIL (the kernel stopped: {last})")
@@ -182,7 +178,7 @@ def cmd_exercise_check(a):
         print("\n".join([f"What this usually means at this step{differs}:"] + [f"  - {m}" for m in mistakes]))
         raise Fail(f"the check failed at {len(wrong) or 'some'} of {len(CHECK_SHAPES)} shapes", 1 if wrong else max(rc, 1))
     sizes = [str(s) for s in SPEED_SIZES]
-    (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes, extra), runs(a.step_binary, sizes, extra)
+    (rc1, mine, err1), (rc2, theirs, err2) = runs(a.binary, sizes), runs(a.step_binary, sizes)
     if rc1 or rc2 or len(mine) != len(sizes) or len(theirs) != len(sizes):
         raise Fail(f"the timed runs failed: {err1 or err2}", 3)
     ratios = [float(m["gflops"]) / float(t["gflops"]) for m, t in zip(mine, theirs)]

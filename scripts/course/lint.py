@@ -121,7 +121,7 @@ def found(text, pattern, source):
 
 def measured(source, root):
     """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
-    the peak measured beside it. step is a step's name as the tables give it ("step6_unroll (core)"); size is M = N
+    the peak measured beside it. step is a name as the tables give it ("going_further (part=core)"); size is M = N
     = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv). A
     source that is not a CSV (plots/sass-summary.txt, a profile, an evidence log) gives text(PATTERN): the number
     its regular expression's first group matches."""

@@ -114,10 +114,12 @@ def recorded(paths):
 def cmd_profile_table(a):
     texts = [Path(path).read_text() for path in a.paths]
     print(recorded(a.paths) or measured_on(texts))
-    print("step  " + "".join(f"  {s:>14}" for _, s, _ in METRICS))
-    for path, text in zip(a.paths, texts):
-        got, step = read_ncu(text, path), re.search(r"step\d+", path)
-        print(f"{step[0] if step else path:<6}" + "".join(f"  {got.get(m, '–'):>14}" for m, _, _ in METRICS))
+    names = [m[0] if (m := re.search(r"step\d+|further", path)) else path for path in a.paths]
+    width = max([6] + [len(n) + 1 for n in names])
+    print(f"{'step':<{width}}" + "".join(f"  {s:>14}" for _, s, _ in METRICS))
+    for path, text, name in zip(a.paths, texts, names):
+        got = read_ncu(text, path)
+        print(f"{name:<{width}}" + "".join(f"  {got.get(m, '–'):>14}" for m, _, _ in METRICS))
     print("\n" + "\n".join(f"  {s:<14} {m}: {w}" for m, s, w in METRICS))
 
 

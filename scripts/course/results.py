@@ -1,8 +1,8 @@
 """Reading a results CSV (rows of ./stepN --csv) and the FMA peak measured beside it, and naming a run in words.
 
 A CSV is one run. A row is a valid result ("ok") when its verdict is PASS; any other row keeps its verdict and
-is never drawn or counted. A row of a step run with part of its track (step 6's `--track`, `--unroll`) is named
-after both: "step6_unroll (core)".
+is never drawn or counted. A row of a program run with its own options (its variant column: `unroll=no`,
+`part=warp-tiles`) is named after both: "going_further (part=warp-tiles)".
 """
 import calendar, csv, math, os, re, shutil, statistics, subprocess, tempfile, time
 
@@ -45,7 +45,10 @@ def read_results(path, make="results", var="CSV"):
         if len(fields) != len(header):
             raise Fail(f"{path}: line {no}: {len(fields)} fields, but the header has {len(header)}")
         r = dict(zip(header, fields))
-        if r.get("variant"):   # a part of a step's track: a row of its own in every table and chart
+        if any("=" not in w for w in r.get("variant", "").split()):   # a row of ./step6 --track, before going_further
+            raise Fail(f"{path}: line {no}: variant '{r['variant']}' is not NAME=VALUE words: a row of the old ./step6 "
+                       f"--track, which ./further runs now; measure it again (`make {make}`)")
+        if r.get("variant"):   # a program run with its own options: a row of its own in every table and chart
             r["step"] = f"{r['step']} ({r['variant']})"
         r["ok"] = r["verdict"] == "PASS"
         # The harness writes GFLOPS to one decimal: a shape of a few thousand FLOPs (make shapes' random ones) runs
@@ -55,10 +58,6 @@ def read_results(path, make="results", var="CSV"):
         if bad:
             raise Fail(f"{path}: line {no}: {bad[0]} is '{r[bad[0]]}', not a positive number, in a {r['verdict']} row")
         rows.append(r)
-    tracked = {r["step"].split(" (")[0] for r in rows if r.get("variant")}
-    for r in rows:   # beside its parts, a step run as it is by default is its whole track
-        if not r.get("variant") and r["step"] in tracked:
-            r["step"] += " (whole track)"
     if not any(r["ok"] for r in rows):
         raise Fail(f"{path}: no PASS rows ({len(rows)} rows, none a valid result): nothing valid to draw")
     devices = values(rows, "device").split(", ")
@@ -78,12 +77,13 @@ def stages_of(r):
 
 
 def step_no(name):
-    m = re.search(r"\d+", name)
-    return int(m.group()) if m else 99
+    """N of a step's name (stepN_idea, stepN.cu, stepN_idea (variant)); 99 for another program (going_further)."""
+    m = re.match(r"step(\d+)", name)
+    return int(m.group(1)) if m else 99
 
 
 def in_order(steps):
-    """Step names in order, a step's parts of its track (named "step (part)") before the step itself."""
+    """Names in order of their steps (going_further after step 6), a run with options ("name (variant)") first."""
     return sorted(set(steps), key=lambda s: (step_no(s), "(" not in s, s))
 
 
@@ -138,14 +138,6 @@ def dates(rows):
 def identity(rows):
     """The run in words: "NVIDIA H200 (CUDA 13.0) on 2026-11-22, commit 2296bb9ebb"."""
     return f"{values(rows, 'device')} (CUDA {values(rows, 'cuda_runtime')}) on {dates(rows)}, commit {values(rows, 'commit')}"
-
-
-def shown(step):
-    """A step's name in a table or chart. A step run as it is, whose folder holds a going-further track
-    (step6_unroll/going_further), runs that whole track, and is named so, as read_results names it beside its
-    parts: "step6_unroll (whole track)", in a CSV with its core or without (make shapes runs ./step6 alone)."""
-    whole = "(" not in step and os.path.isdir(os.path.join(ROOT, step, "going_further"))
-    return f"{step} (whole track)" if whole else step
 
 
 def cublas_median(rows, size):

@@ -1,6 +1,7 @@
 """Running the steps into a CSV: at sizes (make results, make plots; make ablation and make track-ablation too, runs
-of step 6 against step 5 or of its track part by part, whose tables are printed apart), at every stage count (make
-sweep), at every shape of make shapes. A CSV is written whole when the runs are done; the old one stays until then."""
+of step 6 against step 5 or of the going-further track part by part, whose tables are printed apart), at every stage
+count (make sweep), at every shape of make shapes. A CSV is written whole when the runs are done; the old one stays
+until then."""
 import collections, csv, math, os, random, re, shutil, subprocess, time
 
 from . import Fail
@@ -44,10 +45,13 @@ def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
                    f"ERROR exit {rc}, no CSV row" if not row else None)
         if problem == "ERROR stale build":
             err += f"its CSV columns differ from the other steps' (rebuild with make):\n  {head}\n"
-        if problem:   # a row of its own: the step's name, the size and stages, what happened, when
-            st = re.findall(r"--stages[ =](\d+)", " ".join(opts))
-            r = dict(step=describe(binary).get("name", os.path.basename(binary)), m=dims[0], n=dims[1], k=dims[2],
-                     stages=st[-1] if st else "", verdict=problem, date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        if problem:   # a row of its own: the program's name, its options as the harness names them (the variant),
+            # the size and stages, what happened, when
+            d, given = describe(binary), lambda name: re.findall(rf"--{name}[ =](\S+)", " ".join(opts))
+            variant = " ".join(f"{o}={given(o)[-1]}" for o in d.get("options", "").split(",") if o and given(o))
+            r = dict(step=d.get("name", os.path.basename(binary)), m=dims[0], n=dims[1], k=dims[2], variant=variant,
+                     stages=(given("stages") or [""])[-1], verdict=problem,
+                     date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             print(problem)
         else:
             r = dict(zip(head.split(","), next(csv.reader([row]))))

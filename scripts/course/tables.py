@@ -1,10 +1,10 @@
 """The measured tables: written into a README between its markers (make table), or printed (make ablation-table,
-make shapes-summary). The going-further track's own tables are its tools.py's (step6_unroll/going_further)."""
+make shapes-summary). The going-further track's own tables are its tools.py's (going_further/)."""
 import os, sys
 
 from . import Fail
 from .results import (cublas_median, find, g0, geomean, identity, in_order, least, positive, ratio_text, read_peak,
-                      read_results, shown, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
+                      read_results, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
 
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
 STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
@@ -104,12 +104,16 @@ def sweep_table(rows, source, _=None):
                   f"M = N = K, FP32. Written by `make sweep` (`make table` copies it here) from {source}."]
 
 
-def run_label(r):
-    """A run of `make ablation` as its command: `./step5 --stages 2`, `./step6 --track core --stages 3 --unroll no`."""
-    variant = r.get("variant", "").split()
-    words = [f"./step{step_no(r['step'])}"] + (["--track", variant[0]] if variant else []) + \
-        ([f"--stages {r['stages']}"] if stages_of(r) else []) + [f"--{w.replace('=', ' ')}" for w in variant[1:]]
-    return "`" + " ".join(words) + "`"
+BINARIES = {"going_further": "./further"}   # a program whose binary is not named as its rows (its folder is)
+
+
+def run_label(r, stages=True):
+    """A row's run as its command: its binary (./stepN for stepN_idea, ./further for going_further), --stages S (with
+    stages, where the row has them), then --NAME VALUE for each NAME=VALUE of its variant: `./further --unroll no`."""
+    name, n = r["step"].split(" (")[0], step_no(r["step"])
+    words = [f"./step{n}" if n < 99 else BINARIES.get(name, f"./{name}")] + \
+        ([f"--stages {r['stages']}"] if stages and stages_of(r) else [])
+    return "`" + " ".join(words + [f"--{w.replace('=', ' ', 1)}" for w in r.get("variant", "").split()]) + "`"
 
 
 def gflops_table(rows, runs, note, make, source):
@@ -236,9 +240,9 @@ def shapes_summary(rows, source):
             low = least(ok) if ok else None
             cells = (f"{ratio_text(geomean(float(r['ratio']) for r in ok))} | {ratio_text(low['ratio'])} | "
                      f"{low['m']} x {low['n']} x {low['k']}" if ok else "– | – | –")
-            out.append(f"| {shown(step)} | {family} | {len(ok)} | {cells} | {len(got) - len(ok)} |")
+            out.append(f"| {step} | {family} | {len(ok)} | {cells} | {len(got) - len(ok)} |")
     failed = [r for r in rows if not r["ok"]]
-    listed = ", ".join(f"{shown(r['step'])} {r['m']} x {r['n']} x {r['k']} ({r['verdict']})" for r in failed[:10])
+    listed = ", ".join(f"{r['step']} {r['m']} x {r['n']} x {r['k']} ({r['verdict']})" for r in failed[:10])
     return out + ["", f"Each step's ratio to cuBLAS (cuBLAS's time over the step's, timed in the same process) over the "
                   f"PASS rows of each family, and of every shape: their geometric mean, their minimum and its shape. "
                   f"Measured on {identity(rows)}; from {source}.",

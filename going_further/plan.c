@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../common/harness.h"
 #include "plan_costs.h"
 
 const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k", NULL};
@@ -27,7 +26,7 @@ static int blocks_per_sm(int threads, int min_blocks, size_t smem, const plan_de
 }
 
 /* The rest of a candidate (kernel, tile, split, parts, lanes, runs): grid, shared memory, blocks an SM, workspace. */
-static void complete(step6_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
+static void complete(track_plan *p, int m, int n, int k, int with_runs, const plan_device *dev)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel == KERNEL_ROWS) {   /* lanes threads a row of A, a float4 each, up to the block; A in float4s */
@@ -70,7 +69,7 @@ static void complete(step6_plan *p, int m, int n, int k, int with_runs, const pl
  * at once; its rounds take at least their k-tiles at a lone block's pace. The first round pays a wave's fixed cost (a
  * part wave saves its share of 64 x 64's, the least); later rounds' overlap others' k-tiles. A split tile's partial sums
  * cross its cluster, a block's share each. Memory carries A, B, C and any partial sums; each launch costs its own. */
-static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_device *dev)
+static double estimate_us(const track_plan *p, int m, int n, int k, const plan_device *dev)
 {
     const tile_shape *s = &TRACK_TILES[p->tile];
     const tile_costs *c = &PLAN_COSTS.tile[p->tile];
@@ -108,7 +107,7 @@ static double estimate_us(const step6_plan *p, int m, int n, int k, const plan_d
     return t;
 }
 
-int step6_plan_name(const step6_plan *p, char *buf, size_t len)
+int track_plan_name(const track_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
     if (p->kernel >= KERNEL_ROWS)   /* a few rows may have K in parts */
@@ -119,8 +118,27 @@ int step6_plan_name(const step6_plan *p, char *buf, size_t len)
     return snprintf(buf, len, "%dx%d%s", t->bm, t->bn, p->runs ? "/runs" : "");
 }
 
+int track_plan_name_check(const char *name, char *why, size_t len)
+{
+    int bm, bn, count, used = 0;
+    int tileless = strcmp(name, "rows") == 0 || strcmp(name, "few-cols") == 0 || strcmp(name, "few-rows") == 0 ||
+                   strcmp(name, "flat") == 0;
+    int few = strncmp(name, "few-rows/", 9) == 0;   /* a few rows, K in parts: the kind takes a tile's place */
+    if (few)
+        used = (int)strlen("few-rows");
+    int ok = tileless || (strlen(name) < 32 && name[strspn(name, "0123456789abcdefghijklmnopqrstuvwxyz/-")] == '\0' &&
+                          (few || (sscanf(name, "%4dx%4d%n", &bm, &bn, &used) == 2 && bm > 0 && bn > 0)));
+    const char *tail = name + used;
+    if (ok && !tileless && *tail)
+        ok = (!few && strcmp(tail, "/runs") == 0) ||
+             (((!few && sscanf(tail, "/split%4d%n", &count, &used) == 1) || sscanf(tail, "/parts%4d%n", &count, &used) == 1) &&
+              count > 1 && tail[used] == '\0');
+    return ok ? 0 : snprintf(why, len, "is not a candidate's name (TILE, TILE/splitS, TILE/partsP or TILE/runs, TILE as "
+                                       "128x128; rows, few-cols, few-rows, few-rows/partsP, flat)");
+}
+
 /* Two candidates of one kind: the same tile, K shared the same way (8 parts against 9 says little). */
-static int same_kind(const step6_plan *a, const step6_plan *b)
+static int same_kind(const track_plan *a, const track_plan *b)
 {
     return a->kernel == b->kernel && a->tile == b->tile && (a->split > 1) == (b->split > 1) &&
            (a->parts > 1) == (b->parts > 1) && !a->runs == !b->runs;
@@ -132,8 +150,8 @@ typedef struct {
     int m, n, k;
     const plan_device *dev;
     const char *name;   /* --plan's, or NULL */
-    step6_plan best, next;
-    char (*names)[32];  /* where not NULL: each candidate's name once, up to max_names (step6_plan_candidates) */
+    track_plan best, next;
+    char (*names)[32];  /* where not NULL: each candidate's name once, up to max_names (track_plan_candidates) */
     int named, max_names;
 } search;
 
@@ -147,14 +165,14 @@ static void list_name(search *s, const char name[32])
     s->named++;
 }
 
-static void offer(search *s, step6_plan c, int with_runs)
+static void offer(search *s, track_plan c, int with_runs)
 {
     complete(&c, s->m, s->n, s->k, with_runs, s->dev);
     if (c.blocks_per_sm < 1 || (with_runs && !c.runs))
         return;
     c.est_us = estimate_us(&c, s->m, s->n, s->k, s->dev), c.found = 1;
     char name[32];
-    step6_plan_name(&c, name, sizeof name);
+    track_plan_name(&c, name, sizeof name);
     if (s->names)   /* each name once: a few rows' lanes share their names (the best runs) */
         list_name(s, name);
     if (s->name && strcmp(name, s->name) != 0)
@@ -169,7 +187,7 @@ static void offer(search *s, step6_plan c, int with_runs)
 
 /* c with K in each count of parts from `from`, every one to 16, then a quarter more each time, up to the most: tiles,
  * all blocks at once, parts 8 k-tiles deep (wide: 64); a few rows, FEW_WAVES times that, a row of B a thread. */
-static void offer_parts(search *s, step6_plan c, long long from)
+static void offer_parts(search *s, track_plan c, long long from)
 {
     c.parts = 1, complete(&c, s->m, s->n, s->k, 0, s->dev);
     double slots = (double)s->dev->sms * c.blocks_per_sm, most = fmin(c.kernel == KERNEL_FEW
@@ -183,9 +201,9 @@ static void offer_parts(search *s, step6_plan c, long long from)
 /* The tiles K in parts may take, at TRACK_STAGES (plan.h): 128 x 64 and 128 x 32 K whole too (counts from 1). */
 static const tile_id PART_TILES[] = {TILE_LARGE, TILE_MID, TILE_SMALL, TILE_TALL, TILE_SHORT, TILE_NARROW, TILE_WIDE};
 
-static void offer_all(search *s, const step6_plan *base, int unroll)
+static void offer_all(search *s, const track_plan *base, int unroll)
 {
-    step6_plan c = *base;
+    track_plan c = *base;
     c.kernel = KERNEL_WARP;
     for (tile_id t = TILE_LARGE; t <= TILE_SMALL; t++) {   /* warp tiles, K split or whole */
         c.tile = t;
@@ -220,9 +238,9 @@ static void offer_all(search *s, const step6_plan *base, int unroll)
 }
 
 /* What every candidate starts from: the problem's copy width, and the stages that fit. */
-static step6_plan base_plan(int n, int stages, int track, int unroll, const plan_device *dev)
+static track_plan base_plan(int n, int stages, int track, int unroll, const plan_device *dev)
 {
-    step6_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages,
+    track_plan p = {.track = (track_part)track, .stages = stages, .stages_asked = stages,
                     .vec = n % 4 == 0 ? 16 : n % 2 == 0 && unroll != UNROLL_NO ? 8 : 4, .split = 1, .parts = 1};
     /* Every tile's stages fit in 227 KiB; a smaller device may hold fewer (fit_stages): the fewest any tile holds. */
     for (int t = 0; t < TILE_SHAPES; t++)
@@ -230,33 +248,33 @@ static step6_plan base_plan(int n, int stages, int track, int unroll, const plan
     return p;
 }
 
-int step6_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+int track_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           char (*names)[32], int max)
 {
-    step6_plan p = base_plan(n, stages, track, unroll, dev);
+    track_plan p = base_plan(n, stages, track, unroll, dev);
     search s = {m, n, k, dev, NULL, {0}, {0}, names, 0, max};
     offer_all(&s, &p, unroll);
     return s.named;
 }
 
-step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+track_plan track_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name)
 {
-    step6_plan p = base_plan(n, stages, track, unroll, dev);
+    track_plan p = base_plan(n, stages, track, unroll, dev);
     search s = {m, n, k, dev, name, {0}, {0}, NULL, 0, 0};
     offer_all(&s, &p, unroll);
     if (!s.best.found)   /* the name is none of the candidates: the plan's choice, marked so */
         s.name = NULL, offer_all(&s, &p, unroll), s.best.found = 0;
     p = s.best, p.early = dev->clusters && p.parts > 1 && p.kernel != KERNEL_FEW;
     if (s.next.found && !name)
-        step6_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
+        track_plan_name(&s.next, p.next, sizeof p.next), p.next_us = s.next.est_us;
     /* The loop: the wide tiles' lean loop unless --unroll yes; every other kernel's stage
      * loop unrolled unless --unroll no. One stage has no ring to unroll. */
     p.loop = p.kernel == KERNEL_WIDE ? (unroll == UNROLL_YES ? LOOP_UNROLLED : LOOP_LEAN)
              : unroll == UNROLL_NO && p.stages > 1 ? LOOP_ROLLED : LOOP_UNROLLED;
     return p;
 }
-int step6_plan_describe(const step6_plan *p, char *buf, size_t len)
+int track_plan_describe(const track_plan *p, char *buf, size_t len)
 {
     const tile_shape *t = &TRACK_TILES[p->tile];
     char k_share[96], loop[96], blocks[96], why[96] = "";   /* why: "; est. 41.0 us, next: ..." */

@@ -11,7 +11,7 @@
 //   - a k-tile's copies are issued a part (a row pass) a slice, among the FMAs, not all
 //     at once after the barrier, where they stalled both warps of a scheduler together.
 // The plan runs these tiles where its estimate says they are fastest (plan.c).
-//   ./step6 4096 --track wide-tiles
+//   ./further 4096 --part wide-tiles
 
 using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumulators each
 static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TRACK_TILES");
@@ -128,7 +128,7 @@ sgemm_wide(int m, int n, int k, float alpha, const float *a, const float *b, flo
 
 // The wide tiles, one block a tile, in the lean loop or (--unroll yes) step 6's unrolled pipeline.
 template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
-static cudaError_t launch_wide(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_wide(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     return launch_kernel(sgemm_wide<wide, K_PIPE_MAX, LOOP, PIECE>, p.blocks, wide::THREADS, p.smem_bytes, stream, g->m,
                          g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);

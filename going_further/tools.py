@@ -1,27 +1,28 @@
 #!/usr/bin/env python3
 """tools.py - the going-further track's tools: its plan's costs measured (make plan-costs) and its choices checked
-against their runners-up (make plan-check), on a GPU. They run ./step6 with --plan and read its kernel line. And its
-tables, no GPU: the runs of make track-ablation (make track-table), the tables make table writes into the track's
-lesson, and step 6's estimate over its measured time at the shapes of make shapes (make shapes-summary ends with it).
+against their runners-up (make plan-check), on a GPU. They run ./further with --plan and read its kernel line.
+And its tables, no GPU: the runs of make track-ablation (make track-table), the tables make table writes into the
+track's lesson, and the plan's estimate over its measured time at the shapes of make shapes (make shapes-summary ends
+with it).
 
-    python3 step6_unroll/going_further/tools.py plan-costs ./step6 step6_unroll/going_further/plan_costs.h
-    python3 step6_unroll/going_further/tools.py plan-check ./step6 plots/plan_check.csv [--only primes] [--resume]
-    python3 step6_unroll/going_further/tools.py track-table plots/track.csv
-    python3 step6_unroll/going_further/tools.py table step6_unroll/going_further/README.md
-    python3 step6_unroll/going_further/tools.py estimate-summary plots/shapes.csv
+    python3 going_further/tools.py plan-costs ./further going_further/plan_costs.h
+    python3 going_further/tools.py plan-check ./further plots/plan_check.csv [--only primes] [--resume]
+    python3 going_further/tools.py track-table plots/track.csv
+    python3 going_further/tools.py table going_further/README.md
+    python3 going_further/tools.py estimate-summary plots/shapes.csv
 """
 import argparse, csv, functools, os, re, statistics, subprocess, sys, textwrap, time
 
 # The course's tooling (scripts/course): make shapes' list of shapes, the reading of --describe and of a results CSV,
 # how a CSV is written, the course's tables that the track's are built like.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from course import Fail, main
 from course.describe import describe, track_tiles
 from course.results import find, identity, read_results, stage_counts, write_csv, write_whole
 from course.runs import shape_list
-from course.tables import cell, fill_tables, gflops_table, runs_in
+from course.tables import cell, fill_tables, gflops_table, run_label, runs_in
 
-# Step 6's kernel line: its estimate, and the runner-up's (commas, not spaces, where the line sits in a CSV).
+# The track's kernel line: its plan's estimate, and the runner-up's (commas, not spaces, where the line sits in a CSV).
 ESTIMATE = re.compile(r"est\. ([\d.]+) us(?:[,\s]+next: ([^,\s]+)[,\s]+est\. ([\d.]+) us)?")
 
 
@@ -30,7 +31,7 @@ def spread(q):
     return f"median {statistics.median(q):.2f}, 10% to 90% {q[len(q) // 10]:.2f} to {q[(9 * len(q)) // 10]:.2f}"
 
 
-# make plan-costs: the constants of step 6's estimate (plan.h, plan_costs), each from two runs of one
+# make plan-costs: the constants of the plan's estimate (plan.h, plan_costs), each from two runs of one
 # candidate (--plan) that differ only in K, so that the difference is the k-tiles' own time. A block's fixed
 # cost is a difference of a few microseconds between runs: each run's time is its median over rounds.
 PLAN_DEPTHS = (16, 256)   # k-tiles a block, the two runs of each tile: the line through both ends of the depths
@@ -38,7 +39,7 @@ PLAN_DEPTHS = (16, 256)   # k-tiles a block, the two runs of each tile: the line
 
 
 def plan_run(binary, m, n, k, plan, reps):
-    """One run of step 6 with --plan: (median microseconds, blocks an SM from its kernel line, its CSV row)."""
+    """One run of ./further with --plan: (median microseconds, blocks an SM from its kernel line, its CSV row)."""
     r = step_row(binary, str(m), str(n), str(k), reps, ("--plan", plan))
     if not r:
         raise Fail(f"{binary} {m} {n} {k} --plan {plan} did not pass (see above)", 1)
@@ -50,7 +51,7 @@ def plan_run(binary, m, n, k, plan, reps):
 def plan_costs_from(a, run, by_round=()):
     """The header's text, a line of its values and its fixed costs [(name, us)], from run(m, n, k, plan):
     (microseconds, blocks an SM, CSV row). by_round: each round's fixed costs alone, their spread told in the header."""
-    d = describe(a.step6)
+    d = describe(a.binary)
     shapes = {name: (t.bm, t.bn, t.bk) for name, t in track_tiles(d).items()}
     launch, _, row = run(1, 1, 1, "64x64")
     bare_launch = run(1, 1, 1, "flat")[0]   # K = 1's kernel: no tile, no prologue (N = 1 and a few columns' too)
@@ -109,7 +110,7 @@ def plan_costs_from(a, run, by_round=()):
     if cols != 32:   # a wave of the plan's width (K: two rows of B for each of M = 8's threads of cols / 4 lanes)
         wave, _, row = run(8, cols * sms * per_sm, 2 * threads[7] * 4 // cols, "few-rows")
     if f"{cols} columns of C" not in row.get("kernel", ""):
-        raise Fail(f"{a.step6} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
+        raise Fail(f"{a.binary} at 8 rows takes no steady columns a block: {row.get('kernel', '')}")
     at_8 = few_round_us + 8 * few_row_us
     few_block_us = max(0.0, wave - launch - at_8) / (per_sm - 1) if per_sm > 1 else 0.0
     few_sum_us = max(0.0, run(8, 4, 8 * 2 * threads[7], "few-rows/parts8")[0] - one[8] - at_8)
@@ -117,7 +118,7 @@ def plan_costs_from(a, run, by_round=()):
     row = run(2, 16, 256, "few-cols")[2]
     block = re.search(r"(\d+) rows of A.*chunks of (\d+)", row.get("kernel", ""))
     if not block:
-        raise Fail(f"{a.step6}'s few columns name no rows of A and chunks of K: {row.get('kernel', '')}")
+        raise Fail(f"{a.binary}'s few columns name no rows of A and chunks of K: {row.get('kernel', '')}")
     rows_a, chunk = map(int, block.groups())
     col_chunk_us = [(run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[1], "few-cols")[0] -
                      run(rows_a * sms * b, 16, chunk * PLAN_DEPTHS[0], "few-cols")[0]) /
@@ -161,7 +162,7 @@ def cmd_plan_costs(a):
     then the constants from each run's median over the rounds."""
     seen = {}
     def measure(m, n, k, plan):
-        us, per_sm, row = plan_run(a.step6, m, n, k, plan, a.reps)
+        us, per_sm, row = plan_run(a.binary, m, n, k, plan, a.reps)
         seen.setdefault((m, n, k, plan), (per_sm, row, []))[2].append(us)
         return us, per_sm, row
     rounds = []
@@ -173,7 +174,7 @@ def cmd_plan_costs(a):
     print(f"plan-costs: wrote {a.out} (each run's median of {a.rounds} rounds): {values}")
 
 
-# make plan-check: at each shape of make shapes, step 6's choice and the runner-up its kernel line names
+# make plan-check: at each shape of make shapes, the plan's choice and the runner-up its kernel line names
 # ("next:", run with --plan), one after the other: how often the choice was the faster, and how close each
 # estimate came to its measured time. The two run in separate processes: where cuBLAS, timed in each, moved by
 # more than UNSTEADY between them, the GPU itself ran at another pace, and the pair is timed again (up to RETRIES
@@ -249,10 +250,10 @@ def cmd_plan_check(a):
             rows.append(done[(family, m, n, k)])
             continue
         print(f"[{i}/{len(shapes)}] {size}")
-        c = step_row(a.step6, m, n, k, a.reps)
+        c = step_row(a.binary, m, n, k, a.reps)
         e = c and ESTIMATE.search(c.get("kernel", ""))
         if c and not e:
-            raise Fail(f"{a.step6}'s kernel line gives no estimate ('est. ... us'): is it step 6 with its track?")
+            raise Fail(f"{a.binary}'s kernel line gives no estimate ('est. ... us'): is it ./further, the track?")
         if not c:
             continue
         r = dict(family=family, shape=name, m=m, n=n, k=k, choice_est_us=e[1], next=e[2] or "", next_est_us=e[3] or "",
@@ -261,8 +262,8 @@ def cmd_plan_check(a):
         for again in range(RETRIES + 1 if e[2] else 1):
             if again:
                 print(f"    cuBLAS's time moved {cublas_moved(best):.2f}x between the two runs: both again")
-                c = step_row(a.step6, m, n, k, a.reps)
-            x = e[2] and c and step_row(a.step6, m, n, k, a.reps, ("--plan", e[2]))
+                c = step_row(a.binary, m, n, k, a.reps)
+            x = e[2] and c and step_row(a.binary, m, n, k, a.reps, ("--plan", e[2]))
             t = dict(r, ratio=c["ratio"] if c else "", choice_us=us(c, "median_ms"),
                      choice_cublas_us=us(c, "cublas_median_ms"), next_us=us(x, "median_ms"),
                      next_cublas_us=us(x, "cublas_median_ms"))
@@ -273,7 +274,7 @@ def cmd_plan_check(a):
         r = best
         kept = next(iter(done.values()), r)
         if (kept["device"], kept["commit"]) != (r["device"], r["commit"]):
-            raise Fail(f"--resume: {a.csv} was measured on {kept['device']} at commit {kept['commit']}, {a.step6} runs on "
+            raise Fail(f"--resume: {a.csv} was measured on {kept['device']} at commit {kept['commit']}, {a.binary} runs on "
                        f"{r['device']} at {r['commit']}: run it without --resume")
         rows.append(r)
         # after each shape: a run cut short leaves the shapes it measured, and --resume goes on from there
@@ -294,47 +295,45 @@ def cmd_plan_check_summary(a):
 
 # --- the track's tables (no GPU) ----------------------------------------------------------------------------
 
-# The runs of the track, by the variant their rows carry ("" for ./step6 itself): what each run of
-# `make track-ablation` is in its table, and (by a short name) in a table of ratios of the track's lesson.
-TRACK_NAMES = {
-    "core": "step 6's core (`--track core`)",
-    "warp-tiles": "+ warp tiles, rasterization, serpentine FMAs (`--track warp-tiles`)",
-    "split-k": "+ K split over a cluster (`--track split-k`)",
-    "wide-tiles": "+ wide tiles in a lean loop (`--track wide-tiles`)",
-    "": "+ the last wave in runs of k-tiles: the whole track, `./step6`",
-    "stream-k unroll=no": "the whole track, no stage loop unrolled (`--unroll no`)",
-    "stream-k unroll=yes": "the whole track, every loop unrolled (`--unroll yes`)",
+# The runs of the track (the short name a ratio table of its lesson gives them): the name read_results gives their
+# rows, and what each is in the table of `make track-ablation` and in a table of ratios.
+RUNS = {
+    "core": ("step6_unroll", "step 6, the track's start (`./step6`)"),
+    "warp-tiles": ("going_further (part=warp-tiles)", "+ warp tiles, rasterization, serpentine FMAs (`--part warp-tiles`)"),
+    "split-k": ("going_further (part=split-k)", "+ K split over a cluster (`--part split-k`)"),
+    "wide-tiles": ("going_further (part=wide-tiles)", "+ wide tiles in a lean loop (`--part wide-tiles`)"),
+    "all": ("going_further", "+ the last wave in runs of k-tiles: the whole track, `./further`"),
+    "all-rolled": ("going_further (unroll=no)", "the whole track, no stage loop unrolled (`--unroll no`)"),
+    "all-unrolled": ("going_further (unroll=yes)", "the whole track, every loop unrolled (`--unroll yes`)"),
 }
-RATIO_RUNS = {   # short name: (variant, label)
-    "core": ("core", "step 6's core (`--track core`)"),
-    "warp-tiles": ("warp-tiles", "+ warp tiles (`--track warp-tiles`)"),
-    "split-k": ("split-k", "+ split K (`--track split-k`)"),
-    "wide-tiles": ("wide-tiles", "+ wide tiles in the lean loop (`--track wide-tiles`)"),
-    "all": ("", "+ the last wave in runs: the whole track (`./step6`)"),
-    "all-rolled": ("stream-k unroll=no", "the whole track, no stage loop unrolled (`--unroll no`)"),
-    "all-unrolled": ("stream-k unroll=yes", "the whole track, every loop unrolled (`--unroll yes`)"),
-}
+LABELS = dict(RUNS.values())
+
+
+def label(r):
+    """A run in a table: what RUNS says it is, else its command."""
+    return LABELS.get(r["step"]) or run_label(r, stages=False)
 
 
 def track_table(rows, source, _=None):
     """A row for each run of `make track-ablation`, in the order it ran them: GFLOPS and the ratio to cuBLAS at each
     size."""
-    runs = runs_in(rows, lambda r: (r["step"].split(" (")[0], r.get("variant", "")))
     stages = ", ".join(str(s) for s in stage_counts(rows))
     note = "; each part of the track is added to the ones above it." + (f" Stages: {stages}." if stages else "")
-    return gflops_table(rows, [(TRACK_NAMES.get(v, f"{step} {v}"), mine) for (step, v), mine in runs], note,
+    return gflops_table(rows, [(label(mine[0]), mine) for _, mine in runs_in(rows, lambda r: r["step"])], note,
                         "track-ablation", source)
 
 
 def track_shapes_table(rows, source, _=None):
     """`make track-shapes`: each shape, the ratio to cuBLAS without the track's last part and with it."""
     shapes = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows))
-    runs = list(dict.fromkeys(r.get("variant", "") for r in rows))
-    out = ["| family | M x N x K |" + "".join(f" {f'`--track {v}`' if v else '`./step6`'} |" for v in runs),
+    runs = {}   # each run's name: its first row
+    for r in rows:
+        runs.setdefault(r["step"], r)
+    out = ["| family | M x N x K |" + "".join(f" {run_label(r, stages=False)} |" for r in runs.values()),
            "|---|---|" + "---:|" * len(runs)]
     for m, n, k in shapes:
         mine = [r for r in rows if (r["m"], r["n"], r["k"]) == (m, n, k)]
-        cells = (next((r for r in mine if r.get("variant", "") == v), None) for v in runs)
+        cells = (next((r for r in mine if r["step"] == run), None) for run in runs)
         out.append(f"| {mine[0].get('family', '')} | {m} x {n} x {k} |" + "".join(cell(r, ratio_2f) for r in cells))
     return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; written by `make track-shapes` "
                   f"(`make table` copies it here) from {source}."]
@@ -351,19 +350,18 @@ def ratio_markers(path):
 
 
 def ratio_table(name, rows, source, _=None):
-    """The ratios to cuBLAS of the runs (RATIO_RUNS) and at the sizes that the table's name gives, a row a run."""
+    """The ratios to cuBLAS of the runs (RUNS) and at the sizes that the table's name gives, a row a run."""
     m = re.fullmatch(r"ratios ([\w,-]+) ([\d,]+)", name)
-    if not m or any(r not in RATIO_RUNS for r in m[1].split(",")):
-        raise Fail(f"'{name}': expected 'ratios RUN,RUN,... SIZE,SIZE,...', RUN one of {', '.join(RATIO_RUNS)}")
+    if not m or any(r not in RUNS for r in m[1].split(",")):
+        raise Fail(f"'{name}': expected 'ratios RUN,RUN,... SIZE,SIZE,...', RUN one of {', '.join(RUNS)}")
     sizes = [int(x) for x in m[2].split(",")]
     out = ["| |" + "".join(f" {s} |" for s in sizes), "|---|" + "---:|" * len(sizes)]
     for run in m[1].split(","):
-        variant, label = RATIO_RUNS[run]
-        mine = [r for r in rows if r["step"].startswith("step6") and r.get("variant", "") == variant]
-        cells = [find(mine, size=s) for s in sizes]
+        step, what = RUNS[run]
+        cells = [find(rows, step=step, size=s) for s in sizes]
         if not any(cells):
-            raise Fail(f"'{name}': {source} has no row of {label}")
-        out.append(f"| {label} |" + "".join(cell(r, ratio_2f) for r in cells))
+            raise Fail(f"'{name}': {source} has no row of {what}")
+        out.append(f"| {what} |" + "".join(cell(r, ratio_2f) for r in cells))
     return out + ["", f"Ratios to cuBLAS, timed in the same process; {identity(rows)}; from {source}."]
 
 
@@ -385,9 +383,9 @@ def cmd_track_table(a):
 
 
 def cmd_estimate_summary(a):
-    """Step 6's estimate (its kernel line's "est. X us") over its measured median, over the PASS rows of a CSV of make
-    shapes that give one: as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines
-    "a block of ..."). Nothing when no row gives one (a CSV without step 6)."""
+    """The plan's estimate (the kernel line's "est. X us") over its measured median, over the PASS rows of a CSV of
+    make shapes that give one: as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines
+    "a block of ..."). Nothing when no row gives one (a CSV without the track's rows)."""
     rows = read_results(a.csv, make="shapes", var="SHAPES_CSV")
     est = sorted(((float(e[1]) / (1000 * float(r["median_ms"])), r) for r in rows
                   if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))), key=lambda x: x[0])
@@ -396,7 +394,7 @@ def cmd_estimate_summary(a):
     q = [x for x, _ in est]
     few = [x for x, r in est if r["kernel"].startswith("a block of")]
     at = lambda x: f"{x[1]['m']} x {x[1]['n']} x {x[1]['k']}"
-    print(f"\nStep 6's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
+    print(f"\nThe plan's estimate over its measured time (the kernel line's \"est.\" over the median), over the "
           f"{len(q)} PASS rows that give one: {spread(q)}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} "
           f"({at(est[-1])})"
           + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else "."))
@@ -406,11 +404,11 @@ def parser():
     ap = argparse.ArgumentParser(prog="tools.py", description="The going-further track's tools: its plan's costs, its choices "
                                                            "checked, its tables.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("plan-costs", help="step 6's plan's costs, measured, into a header (plan_costs.h)")
-    p.add_argument("step6"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
+    p = sub.add_parser("plan-costs", help="the track's plan's costs, measured, into a header (plan_costs.h)")
+    p.add_argument("binary", help="./further"), p.add_argument("out"), p.add_argument("--reps", type=int, default=10)
     p.add_argument("--rounds", type=int, default=3, help="each run's time: its median over this many rounds")
-    p = sub.add_parser("plan-check", help="step 6's choice and its runner-up at every shape of make shapes into CSV")
-    p.add_argument("step6"), p.add_argument("csv"), p.add_argument("--reps", type=int, default=10)
+    p = sub.add_parser("plan-check", help="the plan's choice and its runner-up at every shape of make shapes into CSV")
+    p.add_argument("binary", help="./further"), p.add_argument("csv"), p.add_argument("--reps", type=int, default=10)
     p.add_argument("--only", help="families, comma-separated"), p.add_argument("--seed", type=int, default=1)
     p.add_argument("--resume", action="store_true", help="keep the CSV's rows (a run cut short) and measure the rest")
     sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
@@ -419,7 +417,7 @@ def parser():
     p.add_argument("readme")
     p.add_argument("--track-csv", default="plots/track.csv")
     p.add_argument("--track-shapes-csv", default="plots/track_shapes.csv")
-    p = sub.add_parser("estimate-summary", help="step 6's estimate over its measured time in a CSV of make shapes")
+    p = sub.add_parser("estimate-summary", help="the plan's estimate over its measured time in a CSV of make shapes")
     p.add_argument("csv")
     return ap
 

@@ -1,6 +1,7 @@
-// describe.cuh - what `./step6 --describe` says of step 6 beyond the harness's words, the
+// describe.cuh - what `./further --describe` says beyond the harness's words, the
 // constants the figures of `make figures` draw (scripts/figures.py), so that a figure cannot
 // disagree with the code:
+//   parts=core,warp-tiles,...         --part's names, in the track's order
 //   unrolled_stages=3                 the stage counts at which the core unrolls its ring (unrolls)
 //   unrolled_shapes=128x128x8:...     the core's tiles there (TILES_8), as shapes= gives them
 //   track_tiles=large:128x128x8:32x64:8x8:256:2,...
@@ -26,7 +27,7 @@ constexpr int EXAMPLE_STAGES = 3;   // step 6's default (main)
 // One plan as words: "512x512x512,tile:small,split:4,...".
 static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part track, const char *name)
 {
-    step6_plan p = step6_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU, name);
+    track_plan p = track_plan_for(m, n, k, EXAMPLE_STAGES, track, UNROLL_AS_PLANNED, &EXAMPLE_GPU, name);
     return snprintf(buf, len, "%dx%dx%d,tile:%s,split:%d,parts:%d,tiles:%lld,blocks:%lld,runs:%d,k_tiles:%lld", m, n,
                     k, TILE_NAMES[p.tile], p.split, p.parts, p.tiles, p.blocks, p.runs, p.k_tiles);
 }
@@ -34,8 +35,10 @@ static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part 
 static int track_describe(char *buf, size_t len)
 {
     char stages[32] = "", shapes[160], tiles[512] = "", split[160], stream[160], few[64] = "", threads[96] = "";
-    gemm_args g = {};
-    g.unroll = UNROLL_AS_PLANNED;
+    char parts[96] = "";
+    for (int t = 0; t < TRACK_PARTS; t++)
+        snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "%s%s", t ? "," : "", TRACK_NAMES[t]);
+    gemm_args g = {};   // no option given: each loop as planned
     for (int s = 1; s <= MAX_STAGES; s++)
         if (unrolls(&g, s))
             snprintf(stages + strlen(stages), sizeof stages - strlen(stages), "%s%d", stages[0] ? "," : "", s);
@@ -53,8 +56,8 @@ static int track_describe(char *buf, size_t len)
     describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K, "64x64/split4");
     describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_STREAM_K, NULL);
     return snprintf(buf, len,
-                    "unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
+                    "parts=%s unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
                     "stream_k_example=%s example_sms=%d few_in_flight=%s few_threads=%s",
-                    stages, shapes, tiles, P::A_K_PASSES * P::A_ROW_PASSES, P::B_PASSES, split, stream, EXAMPLE_GPU.sms,
+                    parts, stages, shapes, tiles, P::A_K_PASSES * P::A_ROW_PASSES, P::B_PASSES, split, stream, EXAMPLE_GPU.sms,
                     few, threads);
 }

@@ -24,7 +24,7 @@ static cudaError_t query_device(plan_device *dev)
 // A kernel for each split the plan may choose: 1, 2, 4 and up to MAX (64 x 128 tiles are
 // never split in 8: plan.c).
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, int PIECE, int MAX>
-static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_split(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     switch (p.split) {
     case 1: return launch_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, k_whole, PIECE>(g, p, stream);
@@ -40,7 +40,7 @@ static cudaError_t launch_split(const gemm_args *g, const step6_plan &p, cudaStr
 
 // K in parts (stream_k.cuh), built for TRACK_STAGES alone (plan.h).
 template <bool UNROLLED, int PIECE>
-static cudaError_t launch_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_parts(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     constexpr loop_kind LOOP = UNROLLED ? LOOP_UNROLLED : LOOP_ROLLED;
     switch (p.tile) {
@@ -64,7 +64,7 @@ static cudaError_t launch_parts(const gemm_args *g, const step6_plan &p, cudaStr
 }
 
 template <int K_PIPE_MAX, bool UNROLLED, int PIECE>
-static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_planned(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     if (p.parts > 1) {
         if constexpr (K_PIPE_MAX == TRACK_STAGES)
@@ -95,7 +95,7 @@ static cudaError_t launch_planned(const gemm_args *g, const step6_plan &p, cudaS
 // ones are built for TRACK_STAGES and unrolled (or lean) loops only: each kernel built is
 // build time, and the plan asks for them nowhere else (plan.h).
 template <int K_PIPE_MAX, bool UNROLLED>
-static cudaError_t launch_pieces(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_pieces(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     if constexpr (K_PIPE_MAX == TRACK_STAGES && UNROLLED)
         if (p.vec == 8)
@@ -107,7 +107,7 @@ static cudaError_t launch_pieces(const gemm_args *g, const step6_plan &p, cudaSt
 // Each stage count --stages may ask for is a kernel template of its own. One stage has
 // no ring of stages to unroll: its kernels are built once.
 template <int K_PIPE_MAX>
-static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_stages(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     if constexpr (K_PIPE_MAX > 1)
         if (p.loop == LOOP_ROLLED)
@@ -115,28 +115,50 @@ static cudaError_t launch_stages(const gemm_args *g, const step6_plan &p, cudaSt
     return launch_pieces<K_PIPE_MAX, true>(g, p, stream);
 }
 
+// The track's options as the launch reads them: the part that runs (--part; the whole track
+// by default), --unroll (UNROLL_AS_PLANNED unless given) and the candidate --plan names (NULL:
+// the plan's choice). The harness has checked each value.
+struct track_choice {
+    track_part part;
+    int unroll;
+    const char *plan;
+};
+
+static track_choice choice_of(const gemm_args *g)
+{
+    const char *part = harness_option(g, "part"), *unroll = harness_option(g, "unroll");
+    int i = TRACK_PARTS - 1;
+    while (part && strcmp(TRACK_NAMES[i], part) != 0)
+        i--;
+    return {(track_part)i, !unroll ? UNROLL_AS_PLANNED : unroll[0] == 'y' ? UNROLL_YES : UNROLL_NO,
+            harness_option(g, "plan")};
+}
+
 // The plan: the candidate of least estimated time, or the one --plan names (none: an error).
 // Worked out once for a problem and kept: the search takes up to some 25 us of the CPU at a
 // few rows or a tiny C (hundreds of candidates), and a launch that waits for it is that much
 // later on the GPU too, inside the time measured.
-static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
+static cudaError_t plan_for(const gemm_args *g, track_plan *p)
 {
-    static gemm_args planned;   // the problem `kept` is for (its sizes and options)
+    static gemm_args planned;   // the problem `kept` is for (its sizes and stages)
+    static track_choice planned_choice;
     static char planned_name[32];
-    static step6_plan kept;
+    static track_plan kept;
+    track_choice c = choice_of(g);
     if (kept.found && g->m == planned.m && g->n == planned.n && g->k == planned.k && g->stages == planned.stages &&
-        g->track == planned.track && g->unroll == planned.unroll && !g->plan == !planned.plan &&
-        (!g->plan || strcmp(g->plan, planned_name) == 0)) {
+        c.part == planned_choice.part && c.unroll == planned_choice.unroll && !c.plan == !planned_choice.plan &&
+        (!c.plan || strcmp(c.plan, planned_name) == 0)) {
         *p = kept;
         return cudaSuccess;
     }
     plan_device dev;
     cudaError_t err = query_device(&dev);
     if (err == cudaSuccess)
-        *p = step6_plan_for(g->m, g->n, g->k, g->stages, g->track, g->unroll, &dev, g->plan);
-    if (err == cudaSuccess && p->found && (!g->plan || strlen(g->plan) < sizeof planned_name)) {
+        *p = track_plan_for(g->m, g->n, g->k, g->stages, c.part, c.unroll, &dev, c.plan);
+    if (err == cudaSuccess && p->found && (!c.plan || strlen(c.plan) < sizeof planned_name)) {
         planned = *g;
-        snprintf(planned_name, sizeof planned_name, "%s", g->plan ? g->plan : "");
+        planned_choice = c;
+        snprintf(planned_name, sizeof planned_name, "%s", c.plan ? c.plan : "");
         kept = *p;
     }
     return err == cudaSuccess && !p->found ? cudaErrorInvalidValue : err;
@@ -145,22 +167,24 @@ static cudaError_t plan_for(const gemm_args *g, step6_plan *p)
 // --plan NAME where NAME is none of the candidates: the run stops before it starts.
 static int track_refuse(const gemm_args *g, char *buf, size_t len)
 {
-    step6_plan p;
-    if (g->track == TRACK_CORE || !g->plan || plan_for(g, &p) != cudaErrorInvalidValue || p.found)
-        return g->track == TRACK_CORE && g->plan ? snprintf(buf, len, "--plan needs the track (--track core runs "
-                                                                     "step 6's own plan)") : 0;
+    track_plan p;
+    track_choice c = choice_of(g);
+    if (c.part == TRACK_CORE && c.plan)
+        return snprintf(buf, len, "--plan needs the track (--part core runs step 6's own plan)");
+    if (c.part == TRACK_CORE || !c.plan || plan_for(g, &p) != cudaErrorInvalidValue || p.found)
+        return 0;
     char best[32];
-    step6_plan_name(&p, best, sizeof best);
+    track_plan_name(&p, best, sizeof best);
     return snprintf(buf, len, "--plan %s is none of the candidates for M=%d N=%d K=%d on this GPU (the plan's "
-                    "choice: %s)", g->plan, g->m, g->n, g->k, best);
+                    "choice: %s)", c.plan, g->m, g->n, g->k, best);
 }
 
-// --track core: step6.cu's own launch; the track's plan otherwise.
+// --part core: step6.cu's own launch; the track's plan otherwise.
 static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
 {
-    if (g->track == TRACK_CORE)
+    if (choice_of(g).part == TRACK_CORE)
         return launch(g, stream);
-    step6_plan p;
+    track_plan p;
     cudaError_t err = plan_for(g, &p);
     if (err != cudaSuccess)
         return err;
@@ -184,11 +208,11 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
 // The kernel line of the report: the plan, in words.
 static const char *track_kernel_name(const gemm_args *g, char *buf, size_t len)
 {
-    if (g->track == TRACK_CORE)
+    if (choice_of(g).part == TRACK_CORE)
         return kernel_name(g, buf, len);
-    step6_plan p;
+    track_plan p;
     if (plan_for(g, &p) != cudaSuccess)
         return "unknown (a device query failed)";
-    step6_plan_describe(&p, buf, len);
+    track_plan_describe(&p, buf, len);
     return buf;
 }

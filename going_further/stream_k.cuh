@@ -10,8 +10,8 @@
 // Where there are fewer tiles than SMs and they would leave the SMs short, the same idea
 // goes the other way: every tile's K in even parts, handed over through memory to a
 // second kernel (K IN PARTS, below; README, "K in parts").
-//   ./step6 4096 --track stream-k
-//   ./step6 256 256 16384
+//   ./further 4096 --part stream-k
+//   ./further 256 256 16384
 
 // Where a run begins and which run holds a k-tile, in the row of the left-over tiles' k-tiles.
 struct tail_schedule {
@@ -124,7 +124,7 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
 // (allocated once, outside the timed launches) holds a slot for each piece of a cut tile,
 // its counts one for each left-over tile (all 0 as a launch starts: last_to_arrive).
 template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
-static cudaError_t launch_stream_k(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_stream_k(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     cudaError_t err = launch_wide<K_PIPE_MAX, LOOP, PIECE>(g, p, stream);
     if (err != cudaSuccess || p.runs == 0)
@@ -246,7 +246,7 @@ static_assert(is_warp_tile<warp_tall>(TILE_TALL) && is_warp_tile<warp_short>(TIL
 // The parts, then their sum. The workspace (the harness's, allocated once, outside the
 // timed launches) holds `parts` slices of M x N (plan.h, SLICE_FLOATS).
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
-static cudaError_t launch_k_parts(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_k_parts(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     cudaError_t err;
     float *sums = (float *)harness_workspace(p.workspace_bytes, &err);

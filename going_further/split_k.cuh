@@ -8,7 +8,7 @@
 // shared memory, and block `rank` adds up its rows of all SPLIT partial tiles, in rank
 // order (the same order every launch: the same bits), and writes them to C. No second
 // kernel, no workspace. The plan (plan.c) picks the tile and SPLIT (README, "Split K").
-//   ./step6 512 --track split-k
+//   ./further 512 --part split-k
 #include <cooperative_groups.h>
 #include <type_traits>
 

@@ -1,14 +1,14 @@
 /* plan.h - the going-further track's launch plan: which kernel, which tile, how K is shared
  * and how many blocks, worked out once from the problem and the device into one struct. The
  * launch, the report's kernel line, the tests and `make track-ablation` all read it. Plain C,
- * so the tests check it on a machine without a GPU. (--track core is step 6's own kernel and
+ * so the tests check it on a machine without a GPU. (--part core is step 6's own kernel and
  * plan, in step6.cu: step 5's plan, unrolled at 3 stages.) */
-#ifndef STEP6_PLAN_H
-#define STEP6_PLAN_H
+#ifndef TRACK_PLAN_H
+#define TRACK_PLAN_H
 
 #include <stddef.h>
 
-#include "../../common/fit.h"
+#include "../common/fit.h"
 
 #ifdef __cplusplus
 #define PLAN_TABLE constexpr
@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The going-further track, in the order a learner meets it (README.md beside this file);
- * `./step6 --track PART` runs the core and every part up to PART. */
+ * `./further --part PART` runs the core and every part up to PART. */
 typedef enum {
     TRACK_CORE,         /* step6.cu: step 5's kernel with its stage loop unrolled */
     TRACK_WARP_TILES,   /* warp_tiles.cuh: warp tiles, rasterization, FMAs in serpentine order */
@@ -29,7 +29,7 @@ typedef enum {
     TRACK_PARTS
 } track_part;
 
-/* --track's names, index = track_part, NULL-terminated. */
+/* --part's names, index = track_part, NULL-terminated. */
 extern const char *const TRACK_NAMES[TRACK_PARTS + 1];
 
 /* The tile shapes the track is built for. The kernels' tile configurations assert that they
@@ -62,16 +62,16 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
 
 /* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles),
  * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
- * runs), A times a vector (matrix_vector.cuh: N = 1, lanes threads a row of A, the least
+ * runs), A times a vector (gemv.cuh: N = 1, lanes threads a row of A, the least
  * power of two that gives each a float4 of it, up to ROW_THREADS), a few columns of C
- * (matrix_vector.cuh: N of 2 to COL_MAX_N, below), or a few rows of A
- * times B (matrix_vector.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
+ * (few_columns.cuh: N of 2 to COL_MAX_N, below), or a few rows of A
+ * times B (few_rows.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
  * FEW_THREADS takes 4 x lanes columns and a part of K: lanes a power of two, from the least
  * that covers N (at most 32 and FEW_CELLS / M) down to 8 (rows of B read 128 bytes at a
  * time), and K whole or in parts, up to FEW_WAVES times the SMs' slots for blocks and a row
  * of B for each of a block's threads: both as the estimate says (plan.c). A thread reads
  * its rows of B FEW_IN_FLIGHT at a time, and the last block of a column adds up the parts'
- * sums 8 at a time. Or C of K = 1, an outer product, as one array (matrix_vector.cuh: FLAT_THREADS a
+ * sums 8 at a time. Or C of K = 1, an outer product, as one array (outer_product.cuh: FLAT_THREADS a
  * block, a float4 of C a thread). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
@@ -138,8 +138,8 @@ typedef struct {
     double est_us;            /* the estimate of its time (plan.c), microseconds */
     char next[32];            /* the runner-up: the best of another tile or way of sharing K */
     double next_us;           /* its estimate; 0: none */
-    int found;                /* 0: no candidate has the name asked for (step6_plan_for) */
-} step6_plan;
+    int found;                /* 0: no candidate has the name asked for (track_plan_for) */
+} track_plan;
 
 /* What the estimate of a candidate's time is made of (plan.c), in microseconds, measured by
  * `make plan-costs` into plan_costs.h. For each tile: */
@@ -155,7 +155,7 @@ typedef struct {
     double launch_us;      /* a launch, and a kernel's start and end: a tiles' kernel (or a few rows') */
     double bare_launch_us; /* the same of a kernel that starts straight on its loads (N = 1, a few columns, K = 1) */
     double add_up_us;      /* K in parts: the second kernel's start after the first (launched early where
-                              it can be: step6_plan, early), and its end */
+                              it can be: track_plan, early), and its end */
     double bytes_per_us;   /* device memory's bandwidth */
     double cluster_us;     /* a block's share of a tile's partial sums added up over a cluster,
                               for each 1024 floats of the tile */
@@ -185,27 +185,35 @@ enum { TRACK_STAGES = 3 };
  * Blocks without clusters do: 132 of 128x128, one an SM, ran at a lone block's pace. */
 enum { SPREAD = 8 };
 
+/* --unroll: every pipelined loop unrolled (yes) or rolled (no), or each as the plan has it. */
+enum { UNROLL_AS_PLANNED = -1, UNROLL_NO = 0, UNROLL_YES = 1 };
+
 /* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
  * `track` (a track_part from TRACK_WARP_TILES on: TRACK_CORE is step6.cu's) and --unroll's
  * `unroll` (UNROLL_AS_PLANNED, _NO or _YES): of every candidate the track can run there, the
  * one of least estimated time, or (name not NULL) the one of that name (--plan;
- * step6_plan_name), `found` 0 where there is none. */
-step6_plan step6_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+ * track_plan_name), `found` 0 where there is none. */
+track_plan track_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name);
 
-/* Every candidate of the plan for that problem (as step6_plan_for, without a name): their
+/* Every candidate of the plan for that problem (as track_plan_for, without a name): their
  * names, as --plan takes them, in names[0 .. max - 1]. Returns how many there are (it may be
  * more than max). The tests run each one. */
-int step6_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
+int track_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           char (*names)[32], int max);
 
 /* A candidate's name, as --plan takes it: "128x128" (K whole), "64x128/split4" (K split over
  * a cluster), "128x64/parts8" (K in 8 parts), "128x256/runs" (the last wave in runs). */
-int step6_plan_name(const step6_plan *p, char *buf, size_t len);
+int track_plan_name(const track_plan *p, char *buf, size_t len);
+
+/* Whether `name` is written as a candidate's name is (--plan, before any CUDA call): 0, or
+ * nonzero with the names' forms in why. Whether it is a candidate of the problem is for the
+ * plan to say (track_plan_for's `found`). */
+int track_plan_name_check(const char *name, char *why, size_t len);
 
 /* The report's kernel line for the plan ("64x128 tiles of 8x8 a thread in warps of 32x64,
  * K split in 4 over a cluster, ..."). Returns what snprintf returns. */
-int step6_plan_describe(const step6_plan *p, char *buf, size_t len);
+int track_plan_describe(const track_plan *p, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@
 //   - where N % 4 != 0, a warp's 4- or 8-byte copies of B take consecutive floats of a row
 //     (track_copy_plan: README, "Rows that are not 16-byte aligned").
 // The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
-//   ./step6 1024 --track warp-tiles
+//   ./further 1024 --part warp-tiles
 
 #include <type_traits>
 
@@ -401,7 +401,7 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
 }
 
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename SHARE, int PIECE>
-static cudaError_t launch_warp_tiles(const gemm_args *g, const step6_plan &p, cudaStream_t stream)
+static cudaError_t launch_warp_tiles(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
     return SHARE::launch(sgemm_warp_tiles<CFG, K_PIPE_MAX, UNROLLED, SHARE, PIECE>, p.blocks, CFG::THREADS,
                          p.smem_bytes, stream, g->m, g->n, g->k, g->alpha, g->a, g->b, g->beta, g->c);
