@@ -54,7 +54,7 @@ static int track_describe(char *buf, size_t len)
     }
     using P = copy_plan<wide>;
     describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K, "64x64/split4");
-    describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_STREAM_K, NULL);
+    describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_WHOLE, NULL);
     return snprintf(buf, len,
                     "parts=%s unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
                     "stream_k_example=%s example_sms=%d few_in_flight=%s few_threads=%s",

@@ -9,7 +9,8 @@
 
 #include "plan_costs.h"
 
-const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k", NULL};
+const char *const TRACK_NAMES[TRACK_PARTS + 1] = {"core", "warp-tiles", "split-k", "wide-tiles", "stream-k",
+                                                  "small-shapes", NULL};
 
 static long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -218,7 +219,7 @@ static void offer_all(search *s, const track_plan *base, int unroll)
         if (base->track >= TRACK_STREAM_K && base->stages == TRACK_STAGES)   /* the runs (plan.h) */
             offer(s, c, 1);
     }
-    if (base->track < TRACK_STREAM_K)
+    if (base->track < TRACK_SMALL_SHAPES)
         return;
     for (c.kernel = KERNEL_ROWS; c.kernel <= KERNEL_FLAT; c.kernel++)   /* N = 1; M <= 16, at each lanes; K = 1 */
         if (c.kernel == KERNEL_FEW) {   /* lanes: a power of two, 32 at most, none past N, M x lanes <= FEW_CELLS; */

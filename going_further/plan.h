@@ -24,9 +24,13 @@ typedef enum {
     TRACK_WARP_TILES,   /* warp_tiles.cuh: warp tiles, rasterization, FMAs in serpentine order */
     TRACK_SPLIT_K,      /* split_k.cuh: K split over a cluster where tiles are fewer than SMs */
     TRACK_WIDE_TILES,   /* wide_tiles.cuh: 128x256 tiles in a lean loop, copies among the FMAs */
-    TRACK_STREAM_K,     /* stream_k.cuh: the last partial wave of wide tiles in runs of k-tiles;
-                           fewer tiles than SMs: K in parts added up by a second kernel */
-    TRACK_PARTS
+    TRACK_STREAM_K,     /* stream_k.cuh: the last partial wave of wide tiles in runs of k-tiles */
+    TRACK_SMALL_SHAPES, /* fewer tiles than SMs: K in parts added up by a second kernel (split-K
+                           with a reduction, stream_k.cuh); C of one column (gemv.cuh), a few
+                           columns (few_columns.cuh), a few rows (few_rows.cuh), K = 1
+                           (outer_product.cuh) */
+    TRACK_PARTS,
+    TRACK_WHOLE = TRACK_PARTS - 1   /* every part: ./further by default */
 } track_part;
 
 /* --part's names, index = track_part, NULL-terminated. */

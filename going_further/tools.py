@@ -3,20 +3,21 @@
 against their runners-up (make plan-check), on a GPU. They run ./further with --plan and read its kernel line.
 And its tables, no GPU: the runs of make track-ablation (make track-table), the tables make table writes into the
 track's lesson, and the plan's estimate over its measured time at the shapes of make shapes (make shapes-summary ends
-with it).
+with it), and drawn as a chart (make estimate-chart).
 
     python3 going_further/tools.py plan-costs ./further going_further/plan_costs.h
     python3 going_further/tools.py plan-check ./further plots/plan_check.csv [--only primes] [--resume]
     python3 going_further/tools.py track-table plots/track.csv
     python3 going_further/tools.py table going_further/README.md
     python3 going_further/tools.py estimate-summary plots/shapes.csv
+    python3 going_further/tools.py estimate-chart plots/shapes.csv plots
 """
-import argparse, csv, functools, os, re, statistics, subprocess, sys, textwrap, time
+import argparse, csv, functools, os, re, shutil, statistics, subprocess, sys, textwrap, time
 
 # The course's tooling (scripts/course): make shapes' list of shapes, the reading of --describe and of a results CSV,
 # how a CSV is written, the course's tables that the track's are built like.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from course import Fail, main
+from course import Fail, charts, main
 from course.describe import describe, track_tiles
 from course.results import find, identity, read_results, stage_counts, write_csv, write_whole
 from course.runs import shape_list
@@ -302,7 +303,8 @@ RUNS = {
     "warp-tiles": ("going_further (part=warp-tiles)", "+ warp tiles, rasterization, serpentine FMAs (`--part warp-tiles`)"),
     "split-k": ("going_further (part=split-k)", "+ K split over a cluster (`--part split-k`)"),
     "wide-tiles": ("going_further (part=wide-tiles)", "+ wide tiles in a lean loop (`--part wide-tiles`)"),
-    "all": ("going_further", "+ the last wave in runs of k-tiles: the whole track, `./further`"),
+    "stream-k": ("going_further (part=stream-k)", "+ stream-K: the last wave in runs of k-tiles (`--part stream-k`)"),
+    "all": ("going_further", "+ small and skinny shapes: the whole track, `./further`"),
     "all-rolled": ("going_further (unroll=no)", "the whole track, no stage loop unrolled (`--unroll no`)"),
     "all-unrolled": ("going_further (unroll=yes)", "the whole track, every loop unrolled (`--unroll yes`)"),
 }
@@ -366,15 +368,18 @@ def ratio_table(name, rows, source, _=None):
 
 
 def cmd_table(a):
-    """The track's tables into its lesson, between their markers, as make table writes the course's: the table of
-    make track-ablation, that of make track-shapes, and each table of ratios the lesson asks for."""
-    tables = [("track-results", a.track_csv, "going-further table", track_table),
-              ("track-shapes", a.track_shapes_csv, "going-further shapes table", track_shapes_table)]
-    tables += [(name, a.track_csv, f"{name} table", functools.partial(ratio_table, name))
-               for name in ratio_markers(a.readme)]
-    found, status = fill_tables(a.readme, tables)
-    if not found:
-        print(f"table: note: {a.readme} has no table markers (track-results, track-shapes, ratios ...), skipped")
+    """The track's tables into its lesson and chapters, between their markers, as make table writes the course's: the
+    table of make track-ablation, that of make track-shapes, and each table of ratios a page asks for."""
+    status = 0
+    for readme in a.readme:
+        tables = [("track-results", a.track_csv, "going-further table", track_table),
+                  ("track-shapes", a.track_shapes_csv, "going-further shapes table", track_shapes_table)]
+        tables += [(name, a.track_csv, f"{name} table", functools.partial(ratio_table, name))
+                   for name in ratio_markers(readme)]
+        found, page_status = fill_tables(readme, tables)
+        status = max(status, page_status)
+        if not found:
+            print(f"table: note: {readme} has no table markers (track-results, track-shapes, ratios ...), skipped")
     return status
 
 
@@ -382,13 +387,18 @@ def cmd_track_table(a):
     print("\n".join(track_table(read_results(a.csv, make="track-ablation", var="TRACK_CSV"), a.csv)))
 
 
+def estimated(rows):
+    """(estimated us, measured median us, row) of each PASS row whose kernel line gives the plan's estimate."""
+    return [(float(e[1]), 1000 * float(r["median_ms"]), r) for r in rows
+            if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))]
+
+
 def cmd_estimate_summary(a):
     """The plan's estimate (the kernel line's "est. X us") over its measured median, over the PASS rows of a CSV of
     make shapes that give one: as make plan-check summarizes its choices, and apart for a few rows of C (kernel lines
     "a block of ..."). Nothing when no row gives one (a CSV without the track's rows)."""
-    rows = read_results(a.csv, make="shapes", var="SHAPES_CSV")
-    est = sorted(((float(e[1]) / (1000 * float(r["median_ms"])), r) for r in rows
-                  if r["ok"] and (e := ESTIMATE.search(r.get("kernel", "")))), key=lambda x: x[0])
+    est = sorted(((x / y, r) for x, y, r in estimated(read_results(a.csv, make="shapes", var="SHAPES_CSV"))),
+                 key=lambda x: x[0])
     if not est:
         return
     q = [x for x, _ in est]
@@ -398,6 +408,43 @@ def cmd_estimate_summary(a):
           f"{len(q)} PASS rows that give one: {spread(q)}, least {q[0]:.2f} ({at(est[0])}), most {q[-1]:.2f} "
           f"({at(est[-1])})"
           + (f"; a few rows of C: median {statistics.median(few):.2f} ({len(few)} row{'s' * (len(few) > 1)})." if few else "."))
+
+
+# make shapes' families in the order it runs them: a family's colour in the estimate chart (linetype = place + 1).
+FAMILIES = list(dict.fromkeys(family for family, _, _ in shape_list()))
+
+
+def chart_estimate(rows, *_):
+    """plots/estimate.gp's data: a block a family, its title line the family, its count and median of estimated over
+    measured time, then "estimated measured MxNxK" (microseconds) a shape."""
+    est = estimated(rows)
+    place = lambda f: FAMILIES.index(f) if f in FAMILIES else len(FAMILIES)   # another family: after them, one colour
+    families = sorted(dict.fromkeys(r["family"] for _, _, r in est), key=place)
+    blocks = []
+    for family in families:
+        mine = [(x, y, r) for x, y, r in est if r["family"] == family]
+        blocks.append(f"{family} ({len(mine)}): {statistics.median(x / y for x, y, _ in mine):.2f}\n" +
+                      "".join(f"{x}\t{y:.3f}\t{r['m']}x{r['n']}x{r['k']}\n" for x, y, r in mine))
+    times = [t for x, y, _ in est for t in (x, y)]
+    return "\n\n\n".join(blocks), dict(
+        nfamilies=len(blocks), nshapes=len(est), tmin=min(times), tmax=max(times),
+        linetypes=" ".join(str(place(f) + 1) for f in families),
+        summary=f"all {len(est)} shapes: {spread(sorted(x / y for x, y, _ in est))}"), ""
+
+
+def cmd_estimate_chart(a):
+    """plots/estimate.png and .svg: the plan's estimate against the measured time at each shape of a CSV of make
+    shapes, drawn by the course's charts (scripts/course/charts.py render, plots/estimate.gp). --optional (make
+    shapes, make shapes-chart): a CSV without the track's estimates gets a note, and no gnuplot nothing, as the
+    course's charts have said how to draw them."""
+    if not estimated(read_results(a.csv, make="shapes", var="SHAPES_CSV")):
+        if not a.optional:
+            raise Fail(f"{a.csv}: no PASS row gives the plan's estimate (\"est. ... us\", ./further's kernel line)")
+        return print(f"chart: note: no PASS row of {a.csv} gives the plan's estimate: no estimate chart")
+    if a.optional and not shutil.which(a.gnuplot):
+        return
+    charts.CHARTS["estimate"] = chart_estimate
+    charts.render(a.csv, a.out, ["estimate"], a.gnuplot, keep=a.keep_data)
 
 
 def parser():
@@ -413,18 +460,23 @@ def parser():
     p.add_argument("--resume", action="store_true", help="keep the CSV's rows (a run cut short) and measure the rest")
     sub.add_parser("plan-check-summary", help="the summary of a CSV of make plan-check").add_argument("csv")
     sub.add_parser("track-table", help="the table of a CSV of make track-ablation").add_argument("csv")
-    p = sub.add_parser("table", help="the track's tables into its lesson (README), between their markers")
-    p.add_argument("readme")
+    p = sub.add_parser("table", help="the track's tables into its lesson and chapters, between their markers")
+    p.add_argument("readme", nargs="+")
     p.add_argument("--track-csv", default="plots/track.csv")
     p.add_argument("--track-shapes-csv", default="plots/track_shapes.csv")
     p = sub.add_parser("estimate-summary", help="the plan's estimate over its measured time in a CSV of make shapes")
     p.add_argument("csv")
+    p = sub.add_parser("estimate-chart", help="the chart of the plan's estimate against the measured time (estimate.png)")
+    p.add_argument("csv"), p.add_argument("out", help="the folder of estimate.png and estimate.svg")
+    p.add_argument("--gnuplot", default="gnuplot"), p.add_argument("--keep-data", help="a folder for estimate.dat")
+    p.add_argument("--optional", action="store_true", help="no estimate or no gnuplot: a note, or nothing, not an error")
     return ap
 
 
 # Every command and the function that does it, given the parsed arguments.
 COMMANDS = {"plan-costs": cmd_plan_costs, "plan-check": cmd_plan_check, "plan-check-summary": cmd_plan_check_summary,
-            "track-table": cmd_track_table, "table": cmd_table, "estimate-summary": cmd_estimate_summary}
+            "track-table": cmd_track_table, "table": cmd_table, "estimate-summary": cmd_estimate_summary,
+            "estimate-chart": cmd_estimate_chart}
 
 if __name__ == "__main__":
     sys.exit(main(COMMANDS, parser()))

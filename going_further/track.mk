@@ -11,6 +11,9 @@
 #                                 plots/track_shapes.csv
 #   make plan-costs               the constants of the track's estimate, measured: plan_costs.h
 #   make plan-check [RESUME=1]    the plan's choices against their runners-up: plots/plan_check.csv
+#   make estimate-chart           the plan's estimate against the measured time at each shape of
+#                                 plots/shapes.csv (SHAPES_CSV): plots/estimate.png and .svg, no GPU
+#                                 (make shapes and make shapes-chart draw it too)
 #
 # make table (plots.mk) writes the tables of track.csv and track_shapes.csv into the track's lesson.
 
@@ -20,13 +23,13 @@
 # each at the default stages.
 TRACK_BUILD = step6 further
 TRACK_RUNS = ./step6 './further --part warp-tiles' './further --part split-k' \
-             './further --part wide-tiles' ./further './further --unroll no' \
-             './further --unroll yes'
+             './further --part wide-tiles' './further --part stream-k' ./further \
+             './further --unroll no' './further --unroll yes'
 # make track-shapes: the track's last part (the last wave in runs of k-tiles, K in parts) off and
 # on, at the shapes it was made for: make shapes' skinny and deep-K families.
-TRACK_SHAPES_RUNS = './further --part wide-tiles' ./further
+TRACK_SHAPES_RUNS = './further --part stream-k' ./further
 
-.PHONY: track-ablation track-table track-shapes plan-costs plan-check
+.PHONY: track-ablation track-table track-shapes plan-costs plan-check estimate-chart
 
 track-ablation: $(TRACK_BUILD)
 	@$(COURSE) run '$(TRACK_CSV)' $(TRACK_RUNS) --sizes '$(ABLATION_SIZES)' --reps '$(REPS)' $(RUN_FLAGS)
@@ -54,3 +57,11 @@ PLAN_CHECK_CSV = plots/plan_check.csv
 plan-check: further
 	@$(TRACK_TOOLS) plan-check ./further '$(PLAN_CHECK_CSV)' --reps '$(REPS)' --seed '$(SHAPES_SEED)' $(if $(SHAPES_ONLY),--only '$(SHAPES_ONLY)') \
 	  $(if $(RESUME),--resume)
+
+# make estimate-chart: one point a shape of make shapes, the plan's estimate against the time measured.
+# make shapes and make shapes-chart run ESTIMATE_CHART --optional: a CSV without the track gets a note.
+ESTIMATE_CHART = $(TRACK_TOOLS) estimate-chart '$(SHAPES_CSV)' '$(OUT)' --gnuplot '$(GNUPLOT)' \
+                 $(if $(CHART_DATA),--keep-data '$(CHART_DATA)')
+
+estimate-chart: need-gnuplot
+	@$(ESTIMATE_CHART)

@@ -29,7 +29,8 @@
 #   make shapes-chart             the charts of plots/shapes.csv: the squares' ratio to cuBLAS
 #                                 (plots/shapes), the other named families' (plots/shapes_nonsquare)
 #                                 and the random shapes' against their FLOPs (plots/shapes_random,
-#                                 drawn when the CSV has random rows that passed), no GPU
+#                                 drawn when the CSV has random rows that passed), no GPU; and the
+#                                 track's estimate against its measured time (make estimate-chart)
 #   make shapes-summary           each step's geometric mean and minimum ratio to cuBLAS over each
 #                                 family of plots/shapes.csv, and over every shape (PASS rows), and
 #                                 the track's estimate over its measured time; no GPU
@@ -60,7 +61,7 @@ ABLATION_RUNS = $(foreach s,2 3 4,'./step5 --stages $(s)' './step6 --stages $(s)
 # The step READMEs `make table` fills: the course's own, unless the table goes to another README;
 # the going-further track's lesson too, whose tables the track's tools fill.
 STEP_READMES = $(if $(filter docs/measurements.md,$(README)),$(wildcard step[0-9]*_*/README.md))
-TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard going_further/README.md))
+TRACK_README = $(if $(filter docs/measurements.md,$(README)),$(wildcard going_further/*.md))
 
 SHAPES_CSV = plots/shapes.csv
 SHAPES_STEPS = step5 further
@@ -91,7 +92,7 @@ chart: need-gnuplot
 
 table:
 	@$(COURSE) table '$(CSV)' '$(README)' $(STEP_READMES) --sweep-csv '$(SWEEP_CSV)' --ablation-csv '$(ABLATION_CSV)'
-	@$(if $(TRACK_README),$(TRACK_TOOLS) table '$(TRACK_README)' --track-csv '$(TRACK_CSV)' --track-shapes-csv '$(TRACK_SHAPES_CSV)')
+	@$(if $(TRACK_README),$(TRACK_TOOLS) table $(foreach f,$(TRACK_README),'$(f)') --track-csv '$(TRACK_CSV)' --track-shapes-csv '$(TRACK_SHAPES_CSV)')
 
 sweep: $(patsubst ./%,%,$(SWEEP_STEP))
 	@$(COURSE) sweep '$(SWEEP_STEP)' '$(SWEEP_CSV)' '$(OUT)' --sizes '$(SWEEP_SIZES)' --reps '$(REPS)' $(RUN_FLAGS) --gnuplot '$(GNUPLOT)'
@@ -112,9 +113,11 @@ shapes: $(SHAPES_STEPS) fma_peak
 	@$(TRACK_TOOLS) estimate-summary '$(SHAPES_CSV)'
 	@$(MAKE) --no-print-directory need-gnuplot 2>/dev/null || true
 	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS) --optional shapes
+	@$(ESTIMATE_CHART) --optional
 
 shapes-chart: need-gnuplot
 	@$(CHART) '$(SHAPES_CSV)' '$(OUT)' $(SHAPES_CHARTS)
+	@$(ESTIMATE_CHART) --optional
 
 shapes-summary:
 	@$(COURSE) shapes-summary '$(SHAPES_CSV)'

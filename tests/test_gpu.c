@@ -571,9 +571,9 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
                     grid_shape(g, &m, &n, &k);
                 else
                     m = COLUMNS[g - N_GRID][0], n = COLUMNS[g - N_GRID][1], k = COLUMNS[g - N_GRID][2];
-                track_plan p = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, NAMES[i]);
+                track_plan p = track_plan_for(m, n, k, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, dev, NAMES[i]);
                 if (p.found && p.vec == vec && count < max) {
-                    out[count] = (step6_case){m, n, k, TRACK_STREAM_K, UNROLL_AS_PLANNED, p, ""};
+                    out[count] = (step6_case){m, n, k, TRACK_WHOLE, UNROLL_AS_PLANNED, p, ""};
                     snprintf(out[count++].name, sizeof out[0].name, "%s", NAMES[i]);
                     found = 1;
                 }
@@ -757,7 +757,7 @@ static void expect_sequence_passes(sequence *s, const char *report, const char *
  * every one; else, of each kind's counts of parts, the fewest and the most. */
 static int seq_candidates(const plan_device *dev, int m, int n, int k, int stages, int few, char (*names)[32])
 {
-    int count = track_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, dev, names, MAX_CANDIDATES);
+    int count = track_plan_candidates(m, n, k, stages, TRACK_WHOLE, UNROLL_AS_PLANNED, dev, names, MAX_CANDIDATES);
     cr_assert_leq(count, MAX_CANDIDATES, "%d x %d x %d has more candidates than the test holds", m, n, k);
     if (!few)
         return count;

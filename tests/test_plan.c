@@ -80,7 +80,7 @@ static void check_plan(const track_plan *p, const plan_device *d, int m, int n, 
     if (p->kernel == KERNEL_ROWS) {   /* A times a vector: lanes threads a row (the fewest powers of two that
                                          give each a float4 of K, up to the block), the block's rows */
         int l = p->lanes;
-        cr_assert(n == 1 && track >= TRACK_STREAM_K && l >= 1 && l <= ROW_THREADS && (l & (l - 1)) == 0 &&
+        cr_assert(n == 1 && track >= TRACK_SMALL_SHAPES && l >= 1 && l <= ROW_THREADS && (l & (l - 1)) == 0 &&
                       (l == ROW_THREADS || 4 * l >= k) && (l == 1 || 2 * l < k) && p->tiles == m &&
                       p->blocks == cdiv(m, ROW_THREADS / l) && p->split == 1 && p->parts == 1 && p->runs == 0 &&
                       p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 ? 4 : 16),
@@ -90,7 +90,7 @@ static void check_plan(const track_plan *p, const plan_device *d, int m, int n, 
         return;
     }
     if (p->kernel == KERNEL_COLS) {   /* a few columns: COL_ROWS rows of A a block, K whole in chunks of COL_DEPTH */
-        cr_assert(n > 1 && n <= COL_MAX_N && track >= TRACK_STREAM_K && p->tiles == cdiv(m, COL_ROWS) &&
+        cr_assert(n > 1 && n <= COL_MAX_N && track >= TRACK_SMALL_SHAPES && p->tiles == cdiv(m, COL_ROWS) &&
                       p->blocks == p->tiles && p->k_tiles == cdiv(k, COL_DEPTH) && p->split == 1 && p->parts == 1 &&
                       p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0 && p->vec == (k % 4 ? 4 : 16),
                   "%s: a few columns, %lld blocks", where, p->blocks);
@@ -105,7 +105,7 @@ static void check_plan(const track_plan *p, const plan_device *d, int m, int n, 
         int l = p->lanes, widest = 1;
         while (widest < 32 && 4 * widest < n && 2 * m * widest <= FEW_CELLS)
             widest *= 2;
-        cr_assert(m <= FEW_MAX_M && track >= TRACK_STREAM_K && l >= 1 && l <= widest && (l & (l - 1)) == 0 &&
+        cr_assert(m <= FEW_MAX_M && track >= TRACK_SMALL_SHAPES && l >= 1 && l <= widest && (l & (l - 1)) == 0 &&
                       m * l <= FEW_CELLS && (l == 1 || 2 * l < n) && (l >= 8 || l == widest) &&
                       p->tiles == cdiv(cdiv(n, 4), l) &&
                       p->blocks == p->tiles * p->parts && p->split == 1 && p->runs == 0 && p->smem_bytes == 0 &&
@@ -124,7 +124,7 @@ static void check_plan(const track_plan *p, const plan_device *d, int m, int n, 
     }
     if (p->kernel == KERNEL_FLAT) {   /* K = 1: a float4 of C a thread, up to the most blocks a grid holds */
         long long quads = cdiv((long long)m * n, 4);
-        cr_assert(k == 1 && track >= TRACK_STREAM_K && p->tiles == cdiv(quads, FLAT_THREADS) &&
+        cr_assert(k == 1 && track >= TRACK_SMALL_SHAPES && p->tiles == cdiv(quads, FLAT_THREADS) &&
                       p->blocks == (p->tiles < 2147483647LL ? p->tiles : 2147483647LL) && p->split == 1 &&
                       p->parts == 1 && p->runs == 0 && p->smem_bytes == 0 && p->workspace_bytes == 0,
                   "%s: C as one array, %lld blocks", where, p->blocks);
@@ -160,7 +160,7 @@ static void check_plan(const track_plan *p, const plan_device *d, int m, int n, 
     if (p->parts > 1) {
         int wide = p->kernel == KERNEL_WIDE;
         cr_assert((p->kernel == KERNEL_WARP || (wide && p->tile == TILE_WIDE && p->loop == LOOP_LEAN)) &&
-                      track >= TRACK_STREAM_K && p->stages == TRACK_STAGES && p->split == 1 && p->runs == 0 &&
+                      track >= TRACK_SMALL_SHAPES && p->stages == TRACK_STAGES && p->split == 1 && p->runs == 0 &&
                       p->k_tiles >= (wide ? 64LL : 8LL) * p->parts,
                   "%s: %d parts", where, p->parts);
         cr_assert_leq(p->blocks, (long long)dev.sms * p->blocks_per_sm, "%s: parts' blocks", where);
@@ -435,10 +435,10 @@ Test(plan, the_estimate_grows_with_each_size)
                         const int *x = dims[d][0], *y = dims[d][1];
                         if (x[1] % 4 != 0 && y[1] % 4 == 0)
                             continue;
-                        track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
+                        track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_WHOLE, UNROLL_AS_PLANNED, &GPUS[g].dev, NULL);
                         char name[32];
                         track_plan_name(&p, name, sizeof name);
-                        track_plan q = track_plan_for(y[0], y[1], y[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &GPUS[g].dev,
+                        track_plan q = track_plan_for(y[0], y[1], y[2], 3, TRACK_WHOLE, UNROLL_AS_PLANNED, &GPUS[g].dev,
                                                       d == 2 ? name : NULL);
                         if (!q.found)
                             continue;   /* not a candidate there: more blocks than fit at once */
@@ -462,21 +462,21 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
     int splits = 0;
     for (int s = 0; s < N_SHAPES; s++) {
         int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-        track_plan p = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
-        track_plan q = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, NULL);
+        track_plan p = track_plan_for(m, n, k, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), NULL);
+        track_plan q = track_plan_for(m, n, k, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, &none, NULL);
         splits += p.split > 1 || strstr(p.next, "split") != NULL;
         cr_expect(q.split == 1 && strstr(q.next, "split") == NULL, "%dx%dx%d without clusters: split %d, next %s", m,
                   n, k, q.split, q.next);
-        q = track_plan_for(m, n, k, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, &none, "64x64/split2");
+        q = track_plan_for(m, n, k, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, &none, "64x64/split2");
         cr_expect_not(q.found, "%dx%dx%d without clusters: 64x64/split2 was found", m, n, k);
     }
     cr_expect_gt(splits, 0, "no shape splits K on the Hopper: the test shows nothing");
     /* and a name the track does not have, or a part of it not in use */
-    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "96x96");
+    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "96x96");
     cr_expect_not(p.found);
     p = track_plan_for(4096, 4096, 4096, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
     cr_expect_not(p.found);
-    p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
+    p = track_plan_for(4096, 4096, 4096, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "128x256/runs");
     cr_expect(p.found && p.runs == 132);
 }
 
@@ -485,7 +485,7 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
  * 2 at a time, each 512 k-tiles deep; the rounds after the first overlap their fixed cost. */
 Test(plan, the_estimate_is_the_lessons_arithmetic)
 {
-    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128");
+    track_plan p = track_plan_for(4096, 4096, 4096, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "128x128");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
     double per_sm = 8, rounds = 4, depth = 512;
     double work = c->block_us + fmax(rounds * depth * c->k_tile_us[0] + (rounds - 1) * c->block_us,
@@ -504,7 +504,7 @@ Test(plan, a_grid_short_of_a_wave_saves_its_share_of_the_fixed_cost)
     static const struct { const char *name; tile_id tile; int m, n; } grid[] = {
         {"64x64", TILE_SMALL, 64, 64 * 33}, {"128x32", TILE_NARROW, 128, 32 * 33}};
     for (int i = 0; i < 2; i++) {
-        track_plan p = track_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(),
+        track_plan p = track_plan_for(grid[i].m, grid[i].n, 1024, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(),
                                       grid[i].name);
         const tile_costs *c = &PLAN_COSTS.tile[grid[i].tile];
         double m = grid[i].m, n = grid[i].n, memory = 4.0 * (m * 1024 + 1024 * n + m * n) / PLAN_COSTS.bytes_per_us;
@@ -526,7 +526,7 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
     static const struct { const char *name; int blocks, per_sm, depth; } split[] = {
         {"64x64/split4", 256, 2, 16}, {"64x64/split8", 512, 4, 8}};
     for (int i = 0; i < 2; i++) {
-        track_plan p = track_plan_for(512, 512, 512, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), split[i].name);
+        track_plan p = track_plan_for(512, 512, 512, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), split[i].name);
         double per_sm = split[i].per_sm, depth = split[i].depth;
         double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[split[i].per_sm - 1]) +
                       per_sm * share;
@@ -540,7 +540,7 @@ Test(plan, an_sm_goes_at_the_pace_of_the_blocks_it_holds)
  * (add_up_us, measured apart from a launch), every slice read and C written. */
 Test(plan, k_in_parts_adds_the_second_kernel)
 {
-    track_plan p = track_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
+    track_plan p = track_plan_for(256, 256, 16384, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_LARGE];
     double depth = 2048.0 / 66, mn = 256.0 * 256, bw = PLAN_COSTS.bytes_per_us;
     double work = c->block_us + fmax(depth * c->k_tile_us[0], 2 * depth * c->k_tile_us[1] / 2);
@@ -573,10 +573,10 @@ Test(plan, every_tile_has_a_pace_for_each_count_of_blocks)
  * blocks, which keep more loads in flight. */
 Test(plan, on_a_tie_the_most_blocks)
 {
-    track_plan p = track_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+    track_plan p = track_plan_for(4096, 4096, 8, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), NULL);
     int ties = 0;
     for (const char *const *name = (const char *const[]){"128x128", "64x128", "64x64", NULL}; *name; name++) {
-        track_plan q = track_plan_for(4096, 4096, 8, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), *name);
+        track_plan q = track_plan_for(4096, 4096, 8, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), *name);
         cr_assert(q.found, "%s", *name);
         cr_expect_geq(q.est_us, p.est_us, "%s estimates less than the choice", *name);
         if (q.est_us == p.est_us && q.blocks != p.blocks) {
@@ -614,7 +614,7 @@ static double few_rows_us(const track_plan *p, int m, int n, int k, const plan_d
 Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 {
     const plan_device *h = hopper();
-    track_plan p = track_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(2, 18, 11999, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FEW && p.lanes == 8 && p.tiles == 1 && p.parts > 1 && p.blocks == p.parts && p.vec == 4,
               "2x18x11999: kernel %d, %d lanes, %lld tiles, %d parts", p.kernel, p.lanes, p.tiles, p.parts);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 2, 18, 11999, h), 1e-9, "est. %.3f us", p.est_us);
@@ -624,7 +624,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
     for (int parts = 1; parts <= MAX_PARTS; parts++) {
         char name[32];
         snprintf(name, sizeof name, parts == 1 ? "few-rows" : "few-rows/parts%d", parts);
-        track_plan q = track_plan_for(2, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name);
+        track_plan q = track_plan_for(2, 18, 11999, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, name);
         if (!q.found)
             continue;
         offered++;
@@ -641,16 +641,16 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
               strstr(line, "4-byte pieces") && strstr(line, "blocks an SM"), "%s", line);
     /* 8 x 32768 x 64: 512 blocks of 64 columns with K whole, 3 an SM (396 slots): two waves of two rounds, and the
        second wave's first round */
-    p = track_plan_for(8, 32768, 64, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    p = track_plan_for(8, 32768, 64, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect(p.found && p.lanes == 16 && p.tiles == 512 && p.blocks_per_sm == 3, "8x32768x64: %d lanes, %d an SM", p.lanes,
               p.blocks_per_sm);
     cr_expect_float_eq(p.est_us, few_rows_us(&p, 8, 32768, 64, h), 1e-9, "8x32768x64 est. %.2f us", p.est_us);
     cr_expect_geq(p.est_us, PLAN_COSTS.launch_us + 2 * (2 * PLAN_COSTS.few_block_us + 2 * PLAN_COSTS.few_round_us) +
                   PLAN_COSTS.few_round_us - 1e-9, "two waves of three blocks an SM, two rounds each");
     /* K of 4: not a row of B for each of a block's 512 threads, so K whole only */
-    p = track_plan_for(1, 1, 4, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows/parts2");
+    p = track_plan_for(1, 1, 4, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "few-rows/parts2");
     cr_expect_not(p.found, "1x1x4 in 2 parts");
-    p = track_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "few-rows");
+    p = track_plan_for(FEW_MAX_M + 1, 18, 11999, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect_not(p.found, "M = %d has few-rows", FEW_MAX_M + 1);
     p = track_plan_for(2, 18, 11999, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "few-rows");
     cr_expect_not(p.found, "--track wide-tiles has few-rows");
@@ -663,7 +663,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 Test(plan, a_column_of_c_reads_a_once_by_rows)
 {
     const plan_device *h = hopper();
-    track_plan p = track_plan_for(4096, 1, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(4096, 1, 16384, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_ROWS && p.lanes == 256 && p.blocks == 4096 && p.vec == 16, "4096x1x16384: kernel %d",
               p.kernel);
     double want = PLAN_COSTS.bare_launch_us + 4.0 * (4096.0 * 16384 + 16384 + 4096) / PLAN_COSTS.bytes_per_us;
@@ -671,19 +671,19 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
     char line[256];
     track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "256 threads a row of A") && strstr(line, "16-byte pieces"), "%s", line);
-    p = track_plan_for(4097, 1, 4099, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    p = track_plan_for(4097, 1, 4099, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "rows");
     cr_expect(p.found && p.kernel == KERNEL_ROWS && p.vec == 4, "4097x1x4099: A in 4-byte pieces");
     /* a short row: a warp a row at 1631 x 1 x 75 (19 float4s), 8 rows a block; a thread a row at K = 1 */
     static const int shorts[][4] = {{1631, 75, 32, 204}, {4096, 512, 128, 2048}, {5371, 10, 4, 84}, {6295, 1, 1, 25}};
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
         const int *x = shorts[i];
-        p = track_plan_for(x[0], 1, x[1], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+        p = track_plan_for(x[0], 1, x[1], 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, NULL);
         cr_expect(p.kernel == KERNEL_ROWS && p.lanes == x[2] && p.blocks == x[3], "%dx1x%d: kernel %d, %d lanes, %lld "
                   "blocks, want %d and %d", x[0], x[1], p.kernel, p.lanes, p.blocks, x[2], x[3]);
     }
     track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "1 thread a row of A") == line && strstr(line, "4-byte pieces"), "%s", line);
-    p = track_plan_for(4096, 2, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "rows");
+    p = track_plan_for(4096, 2, 16384, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "N = 2 has rows");
     p = track_plan_for(4096, 1, 16384, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "rows");
     cr_expect_not(p.found, "--track wide-tiles has rows");
@@ -695,7 +695,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 Test(plan, k_of_one_writes_c_as_one_array)
 {
     const plan_device *h = hopper();
-    track_plan p = track_plan_for(4714, 6189, 1, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+    track_plan p = track_plan_for(4714, 6189, 1, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, NULL);
     cr_assert(p.kernel == KERNEL_FLAT && p.tiles == 28492 && p.blocks == 28492, "4714x6189x1: kernel %d, %lld blocks",
               p.kernel, p.blocks);
     double want = PLAN_COSTS.bare_launch_us + 4.0 * (4714.0 + 6189.0 + 4714.0 * 6189) / PLAN_COSTS.bytes_per_us;
@@ -703,7 +703,7 @@ Test(plan, k_of_one_writes_c_as_one_array)
     char line[256];
     track_plan_describe(&p, line, sizeof line);
     cr_expect(strstr(line, "a float4 of C a thread, C as one array; est.") == line, "%s", line);
-    p = track_plan_for(4714, 6189, 2, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, "flat");
+    p = track_plan_for(4714, 6189, 2, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, h, "flat");
     cr_expect_not(p.found, "K = 2 has flat");
     p = track_plan_for(4714, 6189, 1, 3, TRACK_WIDE_TILES, UNROLL_AS_PLANNED, h, "flat");
     cr_expect_not(p.found, "--track wide-tiles has flat");
@@ -714,7 +714,7 @@ Test(plan, k_of_one_writes_c_as_one_array)
  * k-tiles deep; where they come in rounds (4096 above) the count is ceil(blocks / SMs). */
 Test(plan, blocks_that_start_at_once_count_unevenly)
 {
-    track_plan p = track_plan_for(896, 896, 896, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
+    track_plan p = track_plan_for(896, 896, 896, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "64x128/split4");
     const tile_costs *c = &PLAN_COSTS.tile[TILE_MID];
     double per_sm = 4, depth = 28;
     double work = c->block_us + fmax(depth * c->k_tile_us[0], depth * c->k_tile_us[3]) +
@@ -739,7 +739,7 @@ Test(plan, without_clusters_small_and_skinny_shapes_take_k_in_parts)
     for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             const int *x = shapes[s];
-            track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, devs[d], NULL);
+            track_plan p = track_plan_for(x[0], x[1], x[2], 3, TRACK_WHOLE, UNROLL_AS_PLANNED, devs[d], NULL);
             char name[32];
             track_plan_name(&p, name, sizeof name);
             int column = (x[1] == 1 && p.kernel == KERNEL_ROWS && p.blocks == x[0]) ||
@@ -775,7 +775,7 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     track_plan_describe(&p, line, sizeof line);
     expect_line(line, "64x128 tiles of 8x8 a thread in warps of 32x64, K whole, one stage, B copied and C stored "
                            "in 4-byte pieces, at least 4 blocks an SM (registers)");
-    p = track_plan_for(256, 256, 16384, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
+    p = track_plan_for(256, 256, 16384, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "128x128/parts66");
     track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x128 tiles of 8x8 a thread in warps of 32x64, K in 66 parts a tile, added up by a "
                            "second kernel launched early, 3 stages, the stage loop unrolled, B copied and C stored in "
@@ -783,21 +783,21 @@ Test(plan, the_kernel_line_names_tile_split_runs_loop_and_copies)
     cr_expect_eq(p.blocks, 4 * 66);
     cr_expect_eq(p.workspace_bytes, (size_t)66 * 256 * 256 * sizeof(float));
     /* 13 x 1907 = 24791 floats a part: each slice padded to 24792, so that every one starts a float4 */
-    p = track_plan_for(13, 1907, 5074, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "32x128/parts16");
+    p = track_plan_for(13, 1907, 5074, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "32x128/parts16");
     cr_expect_eq(p.parts, 16);
     cr_expect_eq(p.workspace_bytes, (size_t)16 * 24792 * sizeof(float));
-    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
+    p = track_plan_for(256, 256, 65536, 3, TRACK_WHOLE, UNROLL_AS_PLANNED, hopper(), "128x256/parts66");
     track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K in 66 parts a tile, added up by a "
                            "second kernel launched early, 3 stages, a lean loop, B copied and C stored in 16-byte pieces, "
                            "at least 1 block an SM (registers)");
     cr_expect_eq(p.blocks, 2 * 66);
     /* --unroll yes has no wide tiles in parts (their lean loop only) */
-    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/parts66");
+    p = track_plan_for(256, 256, 65536, 3, TRACK_WHOLE, UNROLL_YES, hopper(), "128x256/parts66");
     cr_expect_not(p.found);
-    p = track_plan_for(256, 256, 65536, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x128/parts66");
+    p = track_plan_for(256, 256, 65536, 3, TRACK_WHOLE, UNROLL_YES, hopper(), "128x128/parts66");
     cr_expect(p.kernel == KERNEL_WARP && p.tile == TILE_LARGE && p.parts == 66 && p.loop == LOOP_UNROLLED);
-    p = track_plan_for(2047, 2500, 1001, 3, TRACK_STREAM_K, UNROLL_YES, hopper(), "128x256/runs");
+    p = track_plan_for(2047, 2500, 1001, 3, TRACK_WHOLE, UNROLL_YES, hopper(), "128x256/runs");
     track_plan_describe(&p, line, sizeof line);
     expect_line(line, "128x256 tiles of 16x8 a thread in warps of 64x64, K whole for 132 tiles, then 28 tiles in "
                            "112 runs of k-tiles, 3 stages, the stage loop unrolled, B copied and C stored in 16-byte "
@@ -815,7 +815,7 @@ Test(plan, parts_runs_and_skinny_tiles_only_at_the_tracks_stages)
                  {"128x256/parts66", 256, 256, 65536}, {"128x64", 8192, 64, 65536}, {"128x32", 8192, 32, 65536}};
     for (int stages = 1; stages <= 4; stages++)
         for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
-            track_plan p = track_plan_for(built[i].m, built[i].n, built[i].k, stages, TRACK_STREAM_K,
+            track_plan p = track_plan_for(built[i].m, built[i].n, built[i].k, stages, TRACK_WHOLE,
                                           UNROLL_AS_PLANNED, hopper(), built[i].name);
             cr_expect_eq(p.found, stages == TRACK_STAGES, "%s at %d stages: %s", built[i].name, stages,
                          p.found ? "a candidate" : "none");
@@ -832,10 +832,10 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
     for (int s = 0; s < N_SHAPES; s++)
         for (int stages = 1; stages <= 4; stages++) {
             int m = SHAPES[s][0], n = SHAPES[s][1], k = SHAPES[s][2];
-            int count = track_plan_candidates(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names, 2048);
+            int count = track_plan_candidates(m, n, k, stages, TRACK_WHOLE, UNROLL_AS_PLANNED, h, names, 2048);
             cr_assert(count > 0 && count <= 2048, "%dx%dx%d, %d stages: %d candidates", m, n, k, stages, count);
             for (int i = 0; i < count; i++) {
-                track_plan q = track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, names[i]);
+                track_plan q = track_plan_for(m, n, k, stages, TRACK_WHOLE, UNROLL_AS_PLANNED, h, names[i]);
                 char got[32];
                 track_plan_name(&q, got, sizeof got);
                 cr_assert(q.found && strcmp(got, names[i]) == 0, "%dx%dx%d, %d stages: %s listed, not found",
@@ -843,7 +843,7 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
                 for (int j = 0; j < i; j++)
                     cr_assert_str_neq(names[j], names[i], "%dx%dx%d: %s listed twice", m, n, k, names[i]);
             }
-            track_plan p = track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, NULL);
+            track_plan p = track_plan_for(m, n, k, stages, TRACK_WHOLE, UNROLL_AS_PLANNED, h, NULL);
             char choice[32];
             track_plan_name(&p, choice, sizeof choice);
             int listed = 0;
@@ -854,7 +854,7 @@ Test(plan, the_candidates_listed_are_those_plan_can_name)
                 for (int i = 0; i < N_SHARES; i++) {
                     char name[32];
                     snprintf(name, sizeof name, "%dx%d%s", TRACK_TILES[t].bm, TRACK_TILES[t].bn, SHARES[i]);
-                    if (!track_plan_for(m, n, k, stages, TRACK_STREAM_K, UNROLL_AS_PLANNED, h, name).found)
+                    if (!track_plan_for(m, n, k, stages, TRACK_WHOLE, UNROLL_AS_PLANNED, h, name).found)
                         continue;
                     int found = 0;
                     for (int j = 0; j < count; j++)
