@@ -268,6 +268,7 @@ help:
 	@echo "                    matrix-vector, tall-and-thin, tiny-C and prime shapes and 100 random ones (SHAPES_SEED=1):"
 	@echo "                    plots/shapes.csv, its summary, plots/shapes{,_nonsquare,_random}.{png,svg}"
 	@echo "make shapes-chart   the charts from plots/shapes.csv (no GPU)"
+	@echo "make estimate-chart the track's estimated against measured time at each shape of plots/shapes.csv (no GPU)"
 	@echo "make shapes-summary from plots/shapes.csv, each step's geometric mean and minimum ratio to cuBLAS by family,"
 	@echo "                    and the track's estimate over its measured time (no GPU)"
 	@echo "make diff STEP=N    what step N changed in the kernel file (diff -u from step N-1, indentation alone is no change);"

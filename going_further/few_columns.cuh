@@ -1,17 +1,12 @@
-// few_columns.cuh - small and skinny shapes, 2: C of a few columns (N of 2 to COL_MAX_N),
-// A read once in long runs. The plan offers it at those N.
-
-// A FEW COLUMNS OF C (N of COL_MAX_N or less, more than one). The narrowest tile, 128 x 32,
-// reads each row of A 64 bytes a k-tile, a k-tile at a time: at 8192 x 16 x 8192 A came at
-// 1.6 TB/s. Each float of A serves N FMAs, so the time is reading A once, in long runs. A
-// block takes COL_ROWS rows and walks K in chunks of COL_DEPTH. B's chunk (COL_DEPTH x N,
-// padded to NP columns) goes to shared memory, its floats read in turn by the threads; A
-// goes straight to registers. The next chunk's loads are on their way while this one's
-// FMAs run. A thread takes two rows and, in each chunk, two float4s of each (8 lanes of a
-// warp take a row's consecutive float4s, 4 warps the chunk's four quarters), times the 4
-// rows of B each float4 meets. The sums meet across the 8 lanes by shuffles and across the
-// 4 warps in shared memory, in the same order every launch.
+// few_columns.cuh - small and skinny shapes, 2: C of a few columns (N of 2 to COL_MAX_N), where
+// the time is reading A once, in long runs (a tile reads a row of A 64 bytes a k-tile).
+// Its chapter: 5_small_shapes.md.
 //   ./further 8192 16 8192
+
+// A block: COL_ROWS rows of A, K in chunks of COL_DEPTH, B's chunk in shared memory (padded to NP
+// columns), A straight to registers, the next chunk's loads on their way during this one's FMAs.
+// A thread: two rows, two float4s of each a chunk (8 lanes a row's consecutive float4s, 4 warps a
+// quarter of the chunk each); the sums meet by shuffles, then across the warps, in order.
 template <int NP, bool VEC>
 __global__ void __launch_bounds__(COL_THREADS, COL_MIN_BLOCKS)
 sgemm_few_cols(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c)

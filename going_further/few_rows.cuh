@@ -1,12 +1,12 @@
-// few_rows.cuh - small and skinny shapes, 3: C of a few rows (M of FEW_MAX_M or less), B read
-// once in one launch, K in parts added up by the last block. The plan offers it at those M.
+// few_rows.cuh - small and skinny shapes, 3: C of a few rows (M of FEW_MAX_M or less), where the
+// time is reading B once, in one launch: K in parts is added up by each column's last block.
+// Its chapter: 5_small_shapes.md.
+//   ./further 2 18 11999
 
-// A few rows: a warp's M x 4 sums a thread meet across its 32 / lanes rows of B at a time,
-// LEVELS levels of shuffles (widths 16, 8, ... down to lanes). While a lane holds an even
-// count, a level halves it: the lane keeps half (the lower lane the first half) and hands its
-// partner the other half, so the levels take 2M + M + ... shuffles, not 4M each; at an odd
-// count, the levels left add each sum whole. Each sum of the warp's rows ends at one lane,
-// which writes it to `out`: its cell (row of A, float4 of the lane's columns), a float.
+// A warp's M x 4 sums a thread meet across its 32 / lanes rows of B in LEVELS levels of shuffles
+// (widths 16, 8, ... lanes). While a lane holds an even count, a level halves it (the lower lane
+// keeps the first half): 2M + M + ... shuffles, not 4M a level. Each sum ends at one lane, which
+// writes it to `out`: its cell (row of A, float4 of the lane's columns), a float.
 template <int LEVEL, int LEVELS, int HELD, int M>   // HELD: sums first ... first + HELD - 1 of the 4M
 __device__ __forceinline__ void meet_in_warp(float (&acc)[M][4], int lane, int lanes, int first, bool writes, float *out)
 {
@@ -35,19 +35,10 @@ __device__ __forceinline__ void meet_in_warp(float (&acc)[M][4], int lane, int l
     }
 }
 
-// A FEW ROWS OF C (M of FEW_MAX_M or less). The shortest tile, 32 x 128, computes 32 rows
-// for each one here, and K in parts pays a second launch to add its parts up: at
-// 2 x 18 x 11999 the two launches alone took longer than cuBLAS. Each float of B serves M
-// FMAs, so the time is reading B once, in one launch. A block of FEW_THREADS takes `lanes`
-// float4s of B's rows (lanes: a power of two, up to 32, 128 columns) and a part of K; its
-// threads take rows of B in turn, FEW_THREADS / lanes at a time, each float4 times the
-// matching float of every row of A (M x 4 sums a thread). A column's sums meet across the
-// warp by shuffles, across the warps in shared memory, and across the parts through the
-// workspace: the last block to finish adds them up in part order, as the runs' last piece
-// does (stream_k.cuh), and writes C. The same order every launch, so the same bits.
-// A kernel for each M: its rows' loads and sums are written out, and M = 1 needs so few
-// registers that its blocks take twice the threads (plan.h, FEW_THREADS).
-//   ./further 2 18 11999
+// A block: `lanes` float4s of B's rows and a part of K, its threads taking rows of B in turn, each
+// float4 times the matching float of every row of A. A column's sums meet by shuffles, across the
+// warps in shared memory, and across the parts in the workspace, where the last block adds them
+// up in part order (the same bits every launch). A kernel for each M: its rows written out.
 template <int M, bool VEC>
 __global__ void __launch_bounds__(FEW_THREADS(M), FEW_MIN_BLOCKS(M))
 sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int lanes, int parts,
@@ -60,15 +51,9 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     int col = (cols * lanes + threadIdx.x % lanes) * 4;   // the block's columns: its `cols`th 4 x lanes
     int k0 = (int)((long long)part * k / parts), k1 = (int)((long long)(part + 1) * k / parts);
     float acc[M][4] = {};
-    // The thread's rows of B, R at a time, their loads written out before their FMAs (left to
-    // the compiler, at M = 8 the second row's load waited behind the first row's FMAs). R = 2,
-    // for the registers (40 a thread at M = 2 held four rows' loads only by spilling); at M = 1,
-    // 8, in 64 (plan.h, FEW_IN_FLIGHT): with K whole in 32 blocks, 1 x 1024 x 16384 took 33.2 us
-    // with eight rows in flight, 45.9 with four (H200). The loop steps through the rows themselves:
-    // counted in trips, at M = 1 the fourth row's load of A waited behind the first row's FMAs
-    // in 40 registers (81.7 us).
-    // B's columns past N are not read: their loads, clamped to column N - 1, needed an address
-    // each, and at M = 1 spilled on sm_80.
+    // The thread's rows of B, R (FEW_IN_FLIGHT) at a time, every load written out before the FMAs
+    // (left to the compiler, or counted in trips, a load waited behind the FMAs before it).
+    // B's columns past N are not read (clamped loads need an address each, and spilled).
     int first = k0 + threadIdx.x / lanes, step = THREADS / lanes;
     int end = col < n ? k1 : first;   // a thread past N has no rows
     auto row_of_b = [&](int kk) {   // B streamed: each float is read once
@@ -154,10 +139,8 @@ sgemm_few_rows(int n, int k, float alpha, const float *a, const float *b, float 
     }
 }
 
-// One launch, of the kernel for this M: the plan's lanes and parts; a slot of M x lanes
-// float4s a block in the harness's workspace, and a count a column of blocks in its counts
-// (both allocated once, outside the timed launches; the counts are all 0 as a launch starts,
-// and each column's last block puts its count back to 0).
+// One launch of the kernel for this M: a slot of M x lanes float4s a block and a count a column
+// of blocks, in the harness's workspace and counts (allocated once; each count back to 0 by its last).
 template <int M = 1>
 static cudaError_t launch_few_rows(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {

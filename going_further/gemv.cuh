@@ -1,16 +1,8 @@
-// gemv.cuh - small and skinny shapes, 1: C of one column, A times a vector (GEMV: general
-// matrix-vector product). The plan (plan.c) offers it where N = 1.
-
-// With N = 1 every tile of the track pads C: the narrowest, 128 x 32, computes 32 columns
-// for one. Each float of A then serves one FMA, so the time is reading A once. Here
-// `lanes` threads take a row of A (a power of two: a float4 of the row a thread, up to the
-// whole block of ROW_THREADS), a block ROW_THREADS / lanes rows: the threads read
-// consecutive float4s of their row, each times its floats of b (through L1), and add their
-// sums up, across the lanes by shuffles and, where a row has several warps, across them in
-// shared memory, in the same order every launch. A long row takes the whole block: a warp's
-// few loads in flight left rows of 16384 latency-bound. A short one takes fewer threads, so
-// that none idles (at 1631 x 1 x 75, 32 a row). The plan (plan.c) offers it where N = 1
-// (README, "One column, or a few rows, of C").
+// gemv.cuh - small and skinny shapes, 1: C of one column (N = 1), A times a vector (GEMV), where
+// the time is reading A once. `lanes` threads a row of A, a float4 each in turn (a power of two up
+// to the block: a long row more loads in flight, a short one no idle threads), their sums met by
+// shuffles and, across a row's warps, in shared memory.
+// Its chapter: 5_small_shapes.md.
 //   ./further 4096 1 16384
 //   ./further 1631 1 75
 

@@ -4,12 +4,10 @@
 #include <cstring>
 #include <type_traits>
 
-// What the plan needs of the device: its limits (the harness reads them, and
-// SGEMM_PLAN_DEVICE may make them smaller), and whether K can be split over a cluster.
-// That needs a GPU that launches clusters (compute capability 9.0) and cluster code in
-// this binary: its kernels compiled from PTX for sm_90 or newer (ptxVersion). A binary
-// built for compute_86 and compiled by the driver for a Hopper GPU reports binaryVersion
-// 90, yet its cluster epilogue was compiled as a trap.
+// The device for the plan: its limits (the harness's; SGEMM_PLAN_DEVICE may make them smaller),
+// and clusters only where the GPU launches them and the kernels came from sm_90 PTX or newer
+// (ptxVersion: a compute_86 binary JIT-compiled for Hopper reports binaryVersion 90, its
+// cluster epilogue a trap).
 static cudaError_t query_device(plan_device *dev)
 {
     cudaFuncAttributes attr;
@@ -91,9 +89,8 @@ static cudaError_t launch_planned(const gemm_args *g, const track_plan &p, cudaS
     }
 }
 
-// B copied in 16-, 8- or 4-byte pieces (p.vec bytes): each a kernel of its own. The 8-byte
-// ones are built for TRACK_STAGES and unrolled (or lean) loops only: each kernel built is
-// build time, and the plan asks for them nowhere else (plan.h).
+// B copied in 16-, 8- or 4-byte pieces (p.vec bytes), a kernel each; the 8-byte ones only at
+// TRACK_STAGES with unrolled or lean loops, where the plan asks for them (build time: plan.h).
 template <int K_PIPE_MAX, bool UNROLLED>
 static cudaError_t launch_pieces(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
@@ -135,9 +132,7 @@ static track_choice choice_of(const gemm_args *g)
 }
 
 // The plan: the candidate of least estimated time, or the one --plan names (none: an error).
-// Worked out once for a problem and kept: the search takes up to some 25 us of the CPU at a
-// few rows or a tiny C (hundreds of candidates), and a launch that waits for it is that much
-// later on the GPU too, inside the time measured.
+// Kept for the problem: a search of hundreds of candidates before each launch would be timed too.
 static cudaError_t plan_for(const gemm_args *g, track_plan *p)
 {
     static gemm_args planned;   // the problem `kept` is for (its sizes and stages)

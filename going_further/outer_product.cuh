@@ -1,15 +1,12 @@
-// outer_product.cuh - small and skinny shapes, 4: K = 1, C an outer product, written as one
-// array in aligned float4s whatever N. The plan offers it at K = 1.
-
-// C OF K = 1, AN OUTER PRODUCT: C[i][j] = alpha A[i] B[j] (+ beta C[i][j]), so the time is
-// writing C. A tile stores its rows, and where N % 4 != 0 no row starts on 16 bytes: at
-// 4714 x 6189 x 1, 64 x 64 tiles wrote C at 1.8 TB/s. Here C is one array of M x N floats,
-// and each thread takes a float4 of it (in turns, where C has more than a grid's 2^31 - 1
-// blocks hold); a float's row and column come from its place (a float4 may end one row and
-// start the next), A[i] and B[j] are read through L1. Every store is a whole, aligned 16
-// bytes, whatever N. (At K = 2 the products' loads through L1 already take longer than the
-// tiles' stores where N % 4 == 0: the plan offers it at K = 1 only.)
+// outer_product.cuh - small and skinny shapes, 4: K = 1, C[i][j] = alpha A[i] B[j] (+ beta C),
+// where the time is writing C: C as one array, a float4 a thread, every store a whole, aligned
+// 16 bytes whatever N (a tile's rows start unaligned where N % 4 != 0). At K = 1 only: at K = 2
+// the tiles are faster where N % 4 == 0.
+// Its chapter: 5_small_shapes.md.
 //   ./further 4714 6189 1
+
+// A thread takes a float4 of C (in turns past the grid's 2^31 - 1 blocks); a float's row and
+// column come from its place (a float4 may end one row and start the next).
 __global__ void __launch_bounds__(FLAT_THREADS)
 sgemm_flat(int m, int n, float alpha, const float *a, const float *b, float beta, float *c)
 {

@@ -1,6 +1,6 @@
 /* plan.c - the track's launch plan (plan.h): every candidate the track can run for the
  * problem on the device, an estimate of each one's time, and the least. The model and its
- * measured error: README.md, "How the plan chooses". */
+ * measured error: its chapter, 6_the_plan.md. */
 #include "plan.h"
 
 #include <math.h>

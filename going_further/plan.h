@@ -1,8 +1,8 @@
 /* plan.h - the going-further track's launch plan: which kernel, which tile, how K is shared
- * and how many blocks, worked out once from the problem and the device into one struct. The
- * launch, the report's kernel line, the tests and `make track-ablation` all read it. Plain C,
- * so the tests check it on a machine without a GPU. (--part core is step 6's own kernel and
- * plan, in step6.cu: step 5's plan, unrolled at 3 stages.) */
+ * and how many blocks, worked out once from the problem and the device into one struct that
+ * the launch, the report's kernel line, the tests and the tools read. Plain C, so the tests
+ * check it without a GPU. Its chapter: 6_the_plan.md. (--part core is step 6's own plan, in
+ * step6.cu.) */
 #ifndef TRACK_PLAN_H
 #define TRACK_PLAN_H
 
@@ -64,19 +64,9 @@ static PLAN_TABLE tile_shape TRACK_TILES[TILE_SHAPES] = {
     {128, 32, 16, 32, 32, 8, 4, 128, 4},  /* TILE_NARROW */
 };
 
-/* Which kernel: the warp-tile kernel (warp_tiles.cuh, also with K split or wide tiles),
- * the wide tiles' lean kernel (wide_tiles.cuh, and stream_k.cuh for a last partial wave in
- * runs), A times a vector (gemv.cuh: N = 1, lanes threads a row of A, the least
- * power of two that gives each a float4 of it, up to ROW_THREADS), a few columns of C
- * (few_columns.cuh: N of 2 to COL_MAX_N, below), or a few rows of A
- * times B (few_rows.cuh: M of FEW_MAX_M or less, a kernel for each M; a block of
- * FEW_THREADS takes 4 x lanes columns and a part of K: lanes a power of two, from the least
- * that covers N (at most 32 and FEW_CELLS / M) down to 8 (rows of B read 128 bytes at a
- * time), and K whole or in parts, up to FEW_WAVES times the SMs' slots for blocks and a row
- * of B for each of a block's threads: both as the estimate says (plan.c). A thread reads
- * its rows of B FEW_IN_FLIGHT at a time, and the last block of a column adds up the parts'
- * sums 8 at a time. Or C of K = 1, an outer product, as one array (outer_product.cuh: FLAT_THREADS a
- * block, a float4 of C a thread). */
+/* Which kernel: warp tiles (warp_tiles.cuh; K split or in parts too), wide tiles (wide_tiles.cuh;
+ * stream_k.cuh's runs), A times a vector (gemv.cuh: N = 1), a few columns (few_columns.cuh: N of
+ * 2 to COL_MAX_N), a few rows (few_rows.cuh: M of FEW_MAX_M or less), or K = 1 (outer_product.cuh). */
 typedef enum { KERNEL_WARP, KERNEL_WIDE, KERNEL_ROWS, KERNEL_COLS, KERNEL_FEW, KERNEL_FLAT } kernel_kind;
 enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 /* A few columns (N of 2 ... COL_MAX_N): COL_ROWS rows of A a block, K in chunks of COL_DEPTH (B's chunk read a
@@ -84,10 +74,10 @@ enum { ROW_THREADS = 256, ROW_MIN_BLOCKS = 4 };
 enum { COL_MAX_N = 16, COL_THREADS = 256, COL_ROWS = 16, COL_DEPTH = 256, COL_MIN_BLOCKS = 2 };
 /* and their shared memory at N rounded up to np: a chunk of B (4 rows a row of 4 x np + 4 floats), the warps' sums */
 #define COL_SMEM_BYTES(np) ((size_t)(COL_DEPTH / 4 * (4 * (np) + 4) + COL_THREADS / 32 * 8 * (np)) * sizeof(float))
+/* A few rows: M of FEW_MAX_M or less, M x lanes cells a block at most FEW_CELLS (lanes: plan.c), K in
+ * parts up to FEW_WAVES waves of blocks */
 enum { FEW_MAX_M = 16, FEW_CELLS = 128, FEW_WAVES = 4 };
-/* a block's threads: 512 at M = 1, where one block an SM is common, so that an SM has 8 rows of B in flight for
- * each of 512 threads, not 4 for each of 256 (1 x 4096 x 4096, K whole in 128 blocks: 23.6 us, against 24.8 in
- * 12 parts of 256 threads, on an H200); 256 above */
+/* a block's threads: 512 at M = 1, where one block an SM is common (more rows of B in flight); 256 above */
 #define FEW_THREADS(m) ((m) == 1 ? 512 : 256)
 enum { FLAT_THREADS = 256 };
 /* M rows' blocks an SM (__launch_bounds__: 64, 40, 64, 80 or 128 registers a thread), and their shared
@@ -95,18 +85,15 @@ enum { FLAT_THREADS = 256 };
 #define FEW_MIN_BLOCKS(m) ((m) == 1 ? 2 : (m) <= 2 ? 6 : (m) <= 4 ? 4 : (m) <= 8 ? 3 : 2)
 #define FEW_SMEM_BYTES(m) ((size_t)FEW_THREADS(m) / 32 * FEW_CELLS * 16)
 /* and the rows of B a thread has in flight: 8 at M = 1, where 64 registers hold them; 2 above. The
- * estimate counts its rounds of loads in pairs at M = 1 too: its memory term cannot tell how few
- * blocks are loading, and with rounds of 8 it took K whole in 32 blocks at 1 x 1024 x 16384
- * (33.2 us, against 25.3 in 4 parts, on an H200). */
+ * estimate counts rounds of two at M = 1 too: its memory term cannot tell how few blocks load. */
 #define FEW_IN_FLIGHT(m) ((m) == 1 ? 8 : 2)
 /* How a kernel walks its ring of stages: unrolled (stage indices are constants), rolled
  * (run-time stage indices: step 5's loop), or the wide tiles' lean loop (one k-tile a trip,
  * stage offsets stepping round the ring). */
 typedef enum { LOOP_UNROLLED, LOOP_ROLLED, LOOP_LEAN } loop_kind;
 
-/* What the plan needs of the device: its limits (fit.h), with `clusters` 1 only where the
- * GPU launches thread-block clusters and this binary holds their code (built for sm_90 or
- * newer: launch.cuh). */
+/* The device's limits (fit.h), `clusters` 1 only where the GPU launches clusters and this
+ * binary holds their code (launch.cuh). */
 typedef gpu_limits plan_device;
 
 typedef struct {
@@ -118,27 +105,21 @@ typedef struct {
     int stages_asked;
     int blocks_per_sm;        /* blocks of the first launch an SM holds at once */
     const char *limit;        /* what sets blocks_per_sm (fit_blocks_per_sm) */
-    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0, C stored so too), 8 (N even, at TRACK_STAGES
-                                 and --unroll not no: the kernels built), 4 */
+    int vec;                  /* bytes a copy of B: 16 (N % 4 == 0; C stored so too), 8 (N even: plan.c), 4 */
     int split;                /* blocks sharing a tile's K (one cluster); 1: K whole */
     long long tiles;          /* tiles of C */
     long long k_tiles;        /* k-tiles of one tile's K */
     long long blocks;         /* blocks of the first launch */
-    int parts;                /* K in this many parts a tile, a block each, added up by a second
-                                 kernel (stream_k.cuh, at TRACK_STAGES), or, a few rows, by the
-                                 last block; 1: none */
-    int early;                /* 1: that second kernel is launched before the first ends, and waits
-                                 for it (a device and binary of sm_90 on, as clusters) */
-    int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's
-                                 columns, in float4s (1 ... 32) */
+    int parts;                /* K in parts a tile, a block each, added up by a second kernel (a few rows: the
+                                 last block); 1: none */
+    int early;                /* 1: that second kernel launched early, waiting for the first (sm_90 on) */
+    int lanes;                /* rows: threads a row of A (1 ... 256); a few rows: a block's float4s of C's row */
     int threads;              /* a few rows: a block's threads (FEW_THREADS) */
-    int runs;                 /* blocks of the second launch, the last partial wave in runs of
-                                 k-tiles (stream-K, at TRACK_STAGES); 0: none */
+    int runs;                 /* blocks of the second launch, the last wave in runs of k-tiles; 0: none */
     size_t smem_bytes;        /* dynamic shared memory of a block */
-    size_t workspace_bytes;   /* device memory partial sums are handed over in (harness_workspace): the runs' and a
-                                 few rows' slots, K in parts' slices; 0: none */
-    long long counts;         /* counts of the blocks that have handed theirs over, a tile each (harness_counts:
-                                 0 when a launch starts, and put back to 0 by the last block); 0: none */
+    size_t workspace_bytes;   /* device memory for partial sums (harness_workspace): slots or slices; 0: none */
+    long long counts;         /* counters of blocks handed over, one a tile (harness_counts: 0 at a launch's start
+                                 and end); 0: none */
     double est_us;            /* the estimate of its time (plan.c), microseconds */
     char next[32];            /* the runner-up: the best of another tile or way of sharing K */
     double next_us;           /* its estimate; 0: none */
@@ -158,11 +139,10 @@ typedef struct {
 typedef struct {
     double launch_us;      /* a launch, and a kernel's start and end: a tiles' kernel (or a few rows') */
     double bare_launch_us; /* the same of a kernel that starts straight on its loads (N = 1, a few columns, K = 1) */
-    double add_up_us;      /* K in parts: the second kernel's start after the first (launched early where
-                              it can be: track_plan, early), and its end */
+    double add_up_us;      /* K in parts: the second kernel's start after the first (early where it can be), and
+                              its end */
     double bytes_per_us;   /* device memory's bandwidth */
-    double cluster_us;     /* a block's share of a tile's partial sums added up over a cluster,
-                              for each 1024 floats of the tile */
+    double cluster_us;     /* a block's share of adding a tile's partial sums over a cluster, per 1024 floats */
     double few_block_us;   /* a few rows: each block on an SM after the first, */
     double few_round_us;   /* a round of a block's loads (two rows of B and their M floats of A, or 8 parts'
                               sums), */
@@ -175,34 +155,28 @@ typedef struct {
 /* The wide tiles' last partial wave is cut into runs of k-tiles, a tile into at most this
  * many pieces; K split over at most MAX_SPLIT blocks; K in at most MAX_PARTS parts. */
 enum { MAX_PIECES = 4, MAX_SPLIT = 8, MAX_PARTS = 1024 };
-/* The stage count (step 6's default) that K in parts, the runs, the skinny shapes' tiles (their
- * loop unrolled: not for --unroll no) and B's 8-byte copies are built for, alone: each kernel
- * built is build time. At other counts the plan has the warp and wide tiles, K whole or split,
- * B in 4-byte copies where N % 4 != 0. */
+/* The one stage count (step 6's default) that K in parts, the runs, the skinny tiles (unrolled
+ * only) and B's 8-byte copies are built for: each kernel built is build time. Other counts have
+ * the warp and wide tiles, K whole or split, B in 4-byte copies where N % 4 != 0. */
 enum { TRACK_STAGES = 3 };
 /* K in parts: each part's slice of the workspace, M x N floats padded to a multiple of 4 (the second kernel reads
  * C and the slices as flat arrays, in float4s whatever N) */
 #define SLICE_FLOATS(m, n) (((size_t)(m) * (size_t)(n) + 3) / 4 * 4)
-/* Clusters launched all at once do not land evenly on the SMs: on an H100, 264 blocks of 64x128
- * in clusters of 4 (two an SM on average) ran as slowly as three an SM, and 392 as four (plan.c
- * counts the busiest SM's share of this many blocks more; README.md, "How the plan chooses").
- * Blocks without clusters do: 132 of 128x128, one an SM, ran at a lone block's pace. */
+/* Clusters launched all at once do not land evenly on the SMs (blocks without clusters do): the
+ * estimate gives the busiest SM its share of SPREAD more blocks (plan.c). */
 enum { SPREAD = 8 };
 
 /* --unroll: every pipelined loop unrolled (yes) or rolled (no), or each as the plan has it. */
 enum { UNROLL_AS_PLANNED = -1, UNROLL_NO = 0, UNROLL_YES = 1 };
 
-/* The plan for C = alpha A B + beta C of m x n x k, at `stages` stages, with the track up to
- * `track` (a track_part from TRACK_WARP_TILES on: TRACK_CORE is step6.cu's) and --unroll's
- * `unroll` (UNROLL_AS_PLANNED, _NO or _YES): of every candidate the track can run there, the
- * one of least estimated time, or (name not NULL) the one of that name (--plan;
- * track_plan_name), `found` 0 where there is none. */
+/* The plan for C = alpha A B + beta C of m x n x k at `stages` stages, the track up to `track` (from
+ * TRACK_WARP_TILES: TRACK_CORE is step6.cu's) and --unroll's `unroll`: the candidate of least
+ * estimated time, or the one `name` names (--plan), `found` 0 where there is none. */
 track_plan track_plan_for(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           const char *name);
 
-/* Every candidate of the plan for that problem (as track_plan_for, without a name): their
- * names, as --plan takes them, in names[0 .. max - 1]. Returns how many there are (it may be
- * more than max). The tests run each one. */
+/* The names (as --plan takes them) of every candidate of that plan, in names[0 .. max - 1]; returns
+ * how many there are (it may be more than max). The tests run each one. */
 int track_plan_candidates(int m, int n, int k, int stages, int track, int unroll, const plan_device *dev,
                           char (*names)[32], int max);
 
@@ -210,9 +184,8 @@ int track_plan_candidates(int m, int n, int k, int stages, int track, int unroll
  * a cluster), "128x64/parts8" (K in 8 parts), "128x256/runs" (the last wave in runs). */
 int track_plan_name(const track_plan *p, char *buf, size_t len);
 
-/* Whether `name` is written as a candidate's name is (--plan, before any CUDA call): 0, or
- * nonzero with the names' forms in why. Whether it is a candidate of the problem is for the
- * plan to say (track_plan_for's `found`). */
+/* Whether `name` is written as a candidate's name is (--plan, before any CUDA call): 0, or nonzero
+ * with the names' forms in why. Whether it is one of the problem's: track_plan_for's `found`. */
 int track_plan_name_check(const char *name, char *why, size_t len);
 
 /* The report's kernel line for the plan ("64x128 tiles of 8x8 a thread in warps of 32x64,

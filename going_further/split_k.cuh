@@ -1,22 +1,15 @@
-// split_k.cuh - going further, 2: where even small tiles leave SMs idle, split K over a cluster.
-//
-// A 512 x 512 C has 64 tiles of 64 x 64 for 132 SMs: however fast one block is, most of
-// the GPU waits. The work left is along K: SPLIT blocks share a tile, each a share of
-// its k-tiles (sgemm_warp_tiles works the share out), launched as one thread-block
-// cluster, so they run at the same time on one GPC and read each other's shared memory
-// (distributed shared memory, Hopper). Each block writes its partial tile into its own
-// shared memory, and block `rank` adds up its rows of all SPLIT partial tiles, in rank
-// order (the same order every launch: the same bits), and writes them to C. No second
-// kernel, no workspace. The plan (plan.c) picks the tile and SPLIT (README, "Split K").
+// split_k.cuh - going further, 2: split-K over a thread-block cluster, where even small tiles
+// leave SMs idle. SPLIT blocks of one cluster share a tile's k-tiles (sgemm_warp_tiles) and add
+// their partial tiles up through distributed shared memory: no second kernel, no workspace.
+// Its chapter: 2_split_k.md.
 //   ./further 512 --part split-k
 #include <cooperative_groups.h>
 #include <type_traits>
 
 namespace cg = cooperative_groups;
 
-// One launch with launch attributes, through cudaLaunchKernelEx: here a cluster; in K in
-// parts (stream_k.cuh), a kernel launched early. A refused cluster is named, with what the
-// device holds. (Past 48 KiB of shared memory, ask first, as launch_kernel does.)
+// One launch with attributes (cudaLaunchKernelEx): a cluster, or K in parts' early launch
+// (stream_k.cuh); a refused cluster is named. The caller asks for shared memory past 48 KiB.
 template <int ATTRS, typename... Params, typename... Args>
 static cudaError_t launch_kernel_with(cudaLaunchAttribute (&attrs)[ATTRS], void (*kernel)(Params...),
                                       long long blocks, int threads, size_t smem, cudaStream_t stream, Args... args)
@@ -34,19 +27,9 @@ static cudaError_t launch_kernel_with(cudaLaunchAttribute (&attrs)[ATTRS], void 
     return err != cudaSuccess ? err : cudaGetLastError();
 }
 
-// The epilogue of a split K: every block writes its partial tile into its own shared
-// memory; after a cluster-wide barrier, block `rank` adds up rows rank * BM / SPLIT
-// onwards of all SPLIT partials, in rank order, and writes them to C. The second barrier
-// (arrive once read, wait before exit) keeps each block's shared memory alive until the
-// others have read it.
-// The 64 x 128 tiles keep their partial tile in four planes, plane q holding column
-// 4j + q of each row at j: a thread's four neighbouring accumulators go to four planes,
-// a float at a time. Written as one float4 (one row, four columns), they had to sit in
-// four consecutive registers, the compiler numbered the main loop's registers otherwise,
-// and 4% of its FFMAs read all three operands from one register bank. The 64 x 64 tiles
-// keep the float4: they split K where a block's share is short (32 of K a block at 256),
-// and there the epilogue's four times as many loads cost more than the loop's conflicts
-// (README, "K in parts").
+// Split-K's epilogue: each block writes its partial tile into its own shared memory; after a
+// cluster barrier, block `rank` adds up rows rank * BM / SPLIT on of all SPLIT partials, in
+// rank order (the same bits every launch), and writes them to C.
 template <typename CFG, int SPLIT, bool VEC>
 __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off,
                                              int b_off, int m, int n, float alpha, float beta, float *c, int tile_row,
@@ -54,6 +37,9 @@ __device__ __forceinline__ void reduce_split(const float (&acc)[CFG::TM][CFG::TN
 {
 #if __CUDA_ARCH__ >= 900
     constexpr int BN = CFG::BN, ROWS = CFG::BM / SPLIT;
+    // 64 x 128 stores its partial tile a float at a time, column 4j + q in plane q at j: float4
+    // stores bound its accumulators to register quads, and its main loop met bank conflicts.
+    // 64 x 64, whose shares of K are short, keeps the float4s' fewer loads.
     constexpr bool PLANES = std::is_same<CFG, warp_mid>::value;
     // element (row, col) of the partial tile: in its plane, or in place
     auto at = [](int row, int col) {
@@ -129,10 +115,8 @@ struct k_split {
     {
         reduce_split<CFG, SPLIT, PIECE == 4>(acc, smem, a_off, b_off, m, n, alpha, beta, c, tile_row, tile_col);
     }
-    // SPLIT blocks a tile, launched as one cluster. The "load balancing" placement fits
-    // more clusters at once than the default "spread" (Nsight Compute: 66 clusters of 4
-    // large-tile blocks instead of 62, 132 of 4 64 x 128 blocks instead of 124): the blocks
-    // of a launch then run as one wave.
+    // SPLIT blocks a tile, launched as one cluster. The "load balancing" placement fits more
+    // clusters at once than the default "spread": the blocks of a launch run as one wave.
     template <typename... Params, typename... Args>
     static cudaError_t launch(void (*kernel)(Params...), long long blocks, int threads, size_t smem,
                               cudaStream_t stream, Args... args)

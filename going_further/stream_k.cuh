@@ -1,15 +1,7 @@
-// stream_k.cuh - going further, 4: the last partial wave of wide tiles, in runs of k-tiles.
-//
-// 4096 has 512 wide tiles for 132 SMs: three whole waves, then 116 tiles, and 16 SMs
-// wait through that last wave. So the whole waves run as before, one block a tile
-// (sgemm_wide), and a second launch takes the tiles left over (sgemm_wide_tail): their
-// k-tiles, tile after tile, make one row, cut into runs of equal length, one block a
-// run, so every SM gets the same share of the last wave (stream-K). A tile cut between
-// runs has its pieces' sums added, in k order, by the last piece to finish (README,
-// "Stream-K"). The plan (plan.c) says how many runs.
-// Where there are fewer tiles than SMs and they would leave the SMs short, the same idea
-// goes the other way: every tile's K in even parts, handed over through memory to a
-// second kernel (K IN PARTS, below; README, "K in parts").
+// stream_k.cuh - going further, 4: stream-K, the wide tiles' last partial wave in runs of
+// k-tiles: the whole waves one block a tile (sgemm_wide), then the left-over tiles' k-tiles in
+// equal runs, a block each (sgemm_wide_tail). And K IN PARTS (below), for fewer tiles than SMs.
+// Its chapters: 4_stream_k.md; K in parts, 5_small_shapes.md ("Split-K with a reduction").
 //   ./further 4096 --part stream-k
 //   ./further 256 256 16384
 
@@ -22,12 +14,10 @@ struct tail_schedule {
     __device__ int run_of(long long k_tile) const { return (int)(((k_tile + 1) * runs - 1) / k_tiles); }
 };
 
-// The hand-over of a block's sums through memory: once every thread has stored its share,
-// the block counts itself in at counts[i]; true in the last of `pieces` blocks to arrive,
-// which puts the count back to 0 and may then read the others' sums (past L1: __ldcg).
-// So every count is 0 again when the grid ends, as the next launch needs (harness_counts).
-// One thread fences for the block, after the barrier, as the toolkit's grid sync does: a
-// fence in every thread cost each warp a MEMBAR.SC.GPU and an L1 invalidate.
+// A block's sums handed over through memory: the block counts itself in at counts[i]; true in
+// the last of `pieces` to arrive, which puts the count back to 0 for the next launch
+// (harness_counts) and may read the others' sums past L1 (__ldcg). One thread fences for the
+// block, as the toolkit's grid sync does, not every warp.
 __device__ __forceinline__ bool last_to_arrive(int *counts, int i, int pieces)
 {
     __shared__ bool last;
@@ -44,15 +34,10 @@ __device__ __forceinline__ bool last_to_arrive(int *counts, int i, int pieces)
     return last;
 }
 
-// A tile cut between runs: each piece leaves its sums in a slot of the workspace, and
-// the last piece to finish adds up the tile's slots in k order (the same order, so the
-// same bits, every launch) and writes C. Nobody waits for anybody. The slots of a tile's
-// pieces are consecutive (first .. first + pieces - 1); accumulator e of thread x sits at
-// e * THREADS + x of a slot, so a warp writes and reads 128 contiguous bytes. One float at
-// a time: float4 stores straight from acc put the accumulators in aligned groups of four
-// registers and slowed the main loop (README: register banks). Returns true, with the
-// tile's whole sums in acc, for the last piece, which also puts tile t's count
-// (arrived[t]) back to 0.
+// A cut tile's pieces each leave their sums in a slot (first .. first + pieces - 1); the last to
+// finish adds them up in k order (the same bits every launch) into acc and returns true. Thread
+// x's accumulator e sits at e * THREADS + x (a warp's 128 bytes contiguous), a float at a time:
+// float4 stores bound the accumulators to register quads and slowed the main loop.
 template <typename CFG>
 __device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], float *slots, int mine, int first,
                                                int pieces, int *arrived, int t)
@@ -76,17 +61,15 @@ __device__ __forceinline__ bool add_up_if_last(float (&acc)[CFG::TM][CFG::TN], f
     return true;
 }
 
-// One block a run: a piece of each left-over tile the run crosses, each as the whole tiles
-// are done (wide_tile), then handed over or added up. Which piece, and which runs share
-// its tile, is the same for every thread of the block: thread 0 works it out into shared
-// memory. Kept in registers through the main loop, with the 128 accumulators, those
-// figures spilled to local memory on sm_80 to sm_89.
+// A run's piece of a left-over tile, worked out by thread 0 into shared memory (kept in
+// registers beside the 128 accumulators, it spilled on sm_80 to sm_89).
 struct tail_piece {
     int t, first, count;   // tile t, its k-tiles first .. first + count - 1
     int r0, r1;            // the runs holding a piece of tile t
     int2 origin;           // the tile's first row and column of C
 };
 
+// One block a run: its piece of each left-over tile it crosses (wide_tile), handed over or added up.
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, 1)
 sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c,
@@ -120,9 +103,8 @@ sgemm_wide_tail(int m, int n, int k, float alpha, const float *a, const float *b
     }
 }
 
-// The whole waves of wide tiles, one block a tile; then the runs. The harness's workspace
-// (allocated once, outside the timed launches) holds a slot for each piece of a cut tile,
-// its counts one for each left-over tile (all 0 as a launch starts: last_to_arrive).
+// The whole waves of wide tiles, then the runs: a slot a piece of a cut tile and a count a
+// left-over tile, in the harness's workspace and counts (allocated once, outside the timing).
 template <int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 static cudaError_t launch_stream_k(const gemm_args *g, const track_plan &p, cudaStream_t stream)
 {
@@ -141,18 +123,10 @@ static cudaError_t launch_stream_k(const gemm_args *g, const track_plan &p, cuda
     return cudaErrorInvalidValue;
 }
 
-// K IN PARTS. With fewer tiles than SMs and a deep K (256 x 256 x 16384 has 2 wide
-// tiles for 132 SMs), the tiles' K is cut instead: `parts` even runs of k-tiles a tile,
-// a block each, as many blocks as the SMs hold at once. Each part writes its sums into
-// its own slice of the workspace (slice `part` of c here, SLICE_FLOATS apart: the launch
-// passes the workspace, alpha = 1 and beta = 0); a second kernel (add_up_parts) adds the slices up,
-// in the same order every launch, for every element of C, with all the SMs, and writes C.
-// A split over a cluster (split_k.cuh) has at most 8 blocks a tile, and small ones; this
-// has any number, of any tile. The plan (plan.c) says which tile and how many parts.
-// alpha and beta come as arguments, as in every other kernel, though they are always 1
-// and 0: written in as constants, they changed the epilogue, the compiler numbered the
-// main loop's registers otherwise, and 2% to 4% of its FFMAs read all three operands
-// from one register bank (README, "K in parts").
+// K IN PARTS, for fewer tiles than SMs and a deep K: a tile's k-tiles in `parts` even runs, a
+// block each, each writing its sums into its own slice of the workspace (slice `part` of c here,
+// SLICE_FLOATS apart); add_up_parts adds the slices up and writes C. alpha and beta (1 and 0)
+// stay arguments: as constants they cost the main loop register bank conflicts.
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE>
 __global__ void __launch_bounds__(CFG::THREADS, CFG::MIN_BLOCKS)
 sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, float beta, float *c, int parts)
@@ -166,11 +140,9 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
     int tile = blockIdx.x / parts, part = blockIdx.x % parts;
     int first = (int)((long long)part * k_tiles / parts), end = (int)((long long)(part + 1) * k_tiles / parts);
     int k0 = first == 0 ? 0 : k_first + (first - 1) * BK;
-    // The epilogue reads the tile's origin back from shared memory, and works its slice
-    // out anew: kept in registers through the main loop, they made the kernel spill (as in
-    // sgemm_warp_tiles). The copies start from each thread's own origin (`mine`): from the
-    // one read back, the 128 x 128 tiles' loop at 3 stages took 5% more issue cycles
-    // (sm_90). K in parts is built for TRACK_STAGES alone (plan.h).
+    // The epilogue reads the origin back from shared memory and works its slice out anew (kept
+    // in registers, they spilled); the copies start from each thread's own (`mine`), which the
+    // loop issues in fewer cycles than from the one read back.
     __shared__ int2 origin;
     int2 mine = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)
@@ -184,13 +156,10 @@ sgemm_k_part(int m, int n, int k, float alpha, const float *a, const float *b, f
         });
 }
 
-// C = alpha (the parts' sums) + beta C. C and each slice are read as one array of M x N
-// floats (row-major, no padding): every 4 consecutive elements get `lanes` threads of a
-// warp (1 to 32), whatever N, a float4 from each part; lane j adds parts j, j + lanes, ...
-// in part order, 8 loads in flight, then the lanes' sums meet by shuffles, in the same
-// order every launch. Row by row, N % 4 != 0 read a float at a time, and each 4-byte load
-// took a 32-byte sector of L2's. One thread for all the parts left a small C's few threads
-// hundreds of loads deep (16 x 16 x 65536: 64 threads for 512 parts).
+// C = alpha (the parts' sums) + beta C, C and the slices read as flat arrays, in float4s whatever
+// N: every 4 elements get `lanes` threads (1 to 32), lane j adding parts j, j + lanes, ... in
+// order, then the lanes' sums meet by shuffles (the same order every launch). More lanes keep a
+// small C's few threads from going hundreds of loads deep.
 __global__ void __launch_bounds__(256)
 add_up_parts(long long size, float alpha, const float *sums, int parts, int lanes, float beta, float *c)
 {
@@ -230,12 +199,9 @@ add_up_parts(long long size, float alpha, const float *sums, int parts, int lane
         store_c4<false>(c + at, v, 0, left, beta);
 }
 
-// Skinny shapes: with M or N of 64 or less, the tiles above pad C two to eight times over
-// (8192 x 16 x 8192 in 64 x 64 tiles: three quarters of the FMAs add zeros). Three more warp
-// tiles: 128 x 64 (N of 64 or less, K whole too) and 32 x 128 (M of 32 or less, K in parts
-// only), 8 x 8 a thread; and 128 x 32 (N of 32 or less), K whole too, in four warps of 8 x 4 a thread
-// and k-tiles 16 deep: C's few columns leave A's copies as the block's work, and the more
-// warps and the deeper stages keep more of them in flight (README, "K in parts").
+// Skinny shapes' warp tiles, where M or N of 64 or less pads the tiles above with zeros: 128 x 64,
+// 32 x 128 (K in parts only), and 128 x 32, whose deeper k-tiles keep more of A's copies (its
+// block's main work) in flight.
 using warp_tall = warp_config<128, 64, 64, 32, 8, 8>;        // 128 threads, 64 accumulators each
 using warp_short = warp_config<32, 128, 32, 64, 8, 8>;       // 64 threads, 64 accumulators each
 using warp_narrow = warp_config<128, 32, 32, 32, 8, 4, 16>;  // 128 threads, 32 accumulators each

@@ -1,7 +1,6 @@
-// track.cuh - the going-further track (README.md beside this file), one idea a file, each
-// building on the ones before and on step6.cu, which going_further.cu includes first. Its
-// launch (launch.cuh) runs the plan of plan.c; --part core hands the problem to step6.cu's
-// own launch.
+// track.cuh - the going-further track (README.md beside this file), a kernel family a file, each
+// building on the ones before and on step6.cu, which further.cu includes first. Its launch
+// (launch.cuh) runs the plan of plan.c; --part core hands the problem to step6.cu's own launch.
 #include "plan.h"
 
 // Any kernel of the track with its grid and arguments: past 48 KiB of shared memory a

@@ -1,29 +1,17 @@
-// warp_tiles.cuh - going further, 1: where each warp's and each block's work sits.
-//
-// Step 6's core lays its threads out over the whole block tile, as step 5 did, so a
-// warp's fragment loads spread over the tile. Here (README, "Warp tiles"):
-//   - a warp owns a WM x WN tile of C, its lanes a 4 x 8 (or 8 x 4) grid of thread
-//     tiles, so a warp's fragment load is one 64- or 128-byte wavefront;
-//   - blocks walk C in groups of GROUP_M tile rows (rasterization), so the tiles running
-//     at one time share panels of A and B in L2;
-//   - the FMAs of a slice go in serpentine order, for the register reuse cache;
-//   - k-tiles 8 deep, and the copies of a whole k-tile check nothing: the partial
-//     k-tile is copied first, and the row and column checks, the same for every k-tile
-//     of a tile, are worked out once (whole_copies);
-//   - where N % 4 != 0, a warp's 4- or 8-byte copies of B take consecutive floats of a row
-//     (track_copy_plan: README, "Rows that are not 16-byte aligned").
-// The k-tiles run through step 6's pipeline (pipelined_k_tiles), unrolled (track_k_tiles).
+// warp_tiles.cuh - going further, 1: warp tiles (a warp's fragment load one wavefront),
+// rasterization (tiles running together share A and B in L2), FMAs in serpentine order, and
+// copies of whole k-tiles without checks, through step 6's pipeline, unrolled.
+// Its chapter: 1_warp_tiles.md (and there, "Rows that are not 16-byte aligned").
 //   ./further 1024 --part warp-tiles
 
 #include <type_traits>
 
 constexpr int GROUP_M = 8;   // tile rows a rasterization group
 
-// The track's k-tiles: step 6's pipeline, or with one stage step 5's control with its
-// fragments double-buffered as in the pipeline. Loaded just before their FMAs, as step 5
-// loads them there, they made ptxas spill 24 to 40 bytes in three of the track's one-stage
-// kernels on sm_120. Either way it starts with a barrier, even with no k-tile (a share of a
-// split K can be empty), so what the block stored before (a tile's origin) is seen by all.
+// The track's k-tiles: step 6's pipeline, or at one stage step 5's control with its fragments
+// double-buffered (loaded just before their FMAs, as step 5 does, they spilled on sm_120).
+// Either way a barrier comes first, even with no k-tile (a split K's share may be empty), so
+// that what the block stored before (a tile's origin) is seen by all.
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
 __device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy, Fma fma)
 {
@@ -88,20 +76,15 @@ static_assert(is_warp_tile<warp_large>(TILE_LARGE) && is_warp_tile<warp_mid>(TIL
                   is_warp_tile<warp_small>(TILE_SMALL),
               "plan.h's TRACK_TILES");
 
-// Rows of B that are not 16-byte aligned (N % 4 != 0) are copied 4 bytes at a time, or 8
-// where N is even (PIECE, floats a copy: 1 or 2; 4 is a float4). Step 6 has a thread copy
-// its float4's four floats in turn, so one copy of a warp writes floats 4 apart: 8 banks of
-// shared memory for 32 floats, four wavefronts where one would do. Here a warp's copy takes
-// 32 x PIECE consecutive floats instead: its lanes start PIECE columns apart, and copy j
-// lies b_row_of<CFG, PIECE>(j) rows and b_col_of<CFG, PIECE>(j) columns further on.
-// (README, "Rows that are not 16-byte aligned".)
+// B's rows not 16-byte aligned (N % 4 != 0) go PIECE floats a copy (1, or 2 where N is even; 4 is
+// a float4). A warp's copy takes 32 x PIECE consecutive floats, one wavefront where step 6's took
+// four: its lanes start PIECE columns apart, copy j b_row_of(j) rows and b_col_of(j) columns on.
 template <typename CFG, int PIECE>
 __device__ constexpr int b_row_of(int j) { return j * 32 * PIECE / CFG::BN; }
 template <typename CFG, int PIECE>
 __device__ constexpr int b_col_of(int j) { return j * 32 * PIECE % CFG::BN; }
-// A copy of 4 or 8 bytes (PIECE floats), or none (size 0: zeros). A warp's 4-byte copies of A
-// take a 32-byte sector of each of 4 rows; .L2::128B has L2 fetch the sector's whole 128-byte
-// line from memory at once, so the copies of the row's next k-tile find it there.
+// A copy of 4 or 8 bytes (PIECE floats), or none (size 0: zeros). .L2::128B has L2 fetch a
+// sector's whole 128-byte line, so that the copies of the row's next k-tile find it there.
 template <int PIECE>
 __device__ __forceinline__ void cp_async_piece(float *dst, const float *src, int src_bytes)
 {
@@ -147,8 +130,7 @@ __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, con
         for (int i = 0; i < P::B_PASSES; i++)
 #pragma unroll
             for (int j = 0; j < 4 / PIECE; j++) {
-                // K's rows left, anew at each copy (the empty asm, as in load_whole_part): worked out
-                // once, it spilled 4 bytes in the one-stage 64 x 128 kernels of 8-byte copies on sm_120.
+                // K's rows left, anew at each copy (the empty asm): worked out once, it spilled.
                 int left = k - plan.b_row;
                 asm volatile("" : "+r"(left));
                 int r = i * P::B_ROWS_PER_PASS + b_row_of<CFG, PIECE>(j), col = b_col_of<CFG, PIECE>(j);
@@ -158,20 +140,16 @@ __device__ __forceinline__ void load_checked(float *a_stage, float *b_stage, con
     }
 }
 
-// The copies of a whole k-tile (BK deep, all inside K) check only A's rows and B's
-// columns, and those checks are the same for every k-tile of a tile: worked out once per
-// tile, as the source size of each copy, instead of in the loop.
+// A whole k-tile's copies (BK deep, inside K) check only A's rows and B's columns, the same for
+// every k-tile of a tile: worked out once, as each copy's source size, not in the loop.
 template <typename CFG, int PIECE>
 struct whole_copies {
     using P = copy_plan<CFG>;
-    // A size for each of A's row passes, where they are 4 or fewer. The 128 x 64 and
-    // 128 x 32 tiles of skinny shapes (stream_k.cuh) have 8: their rows are checked at
-    // each copy instead (held in registers, the 16 of an earlier 128 x 32 tile of two
-    // warps spilled on sm_80, sm_100 and sm_120).
+    // A size for each of A's row passes, up to 4; the skinny tiles' 8 (stream_k.cuh) are
+    // checked at each copy instead (held in registers, they spilled).
     static constexpr bool A_SIZES = P::A_ROW_PASSES <= 4;
     int a_bytes[A_SIZES ? P::A_ROW_PASSES : 1];   // 4 for a row inside A, 0 outside
-    int b_bytes;                    // for B's 16-byte piece (PIECE 4); smaller pieces are
-                                    // each checked at the copy (four more registers spill)
+    int b_bytes;                    // B's 16-byte piece; smaller ones are checked at the copy
     __device__ explicit whole_copies(const P &plan)
     {
 #pragma unroll
@@ -210,11 +188,8 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
         if (PIECE == 4) {
             cp_async_16(dst, src, size.b_bytes);
         } else {
-            // Along the lanes (track_copy_plan). Each column check is made here, at the
-            // copy. Left to itself, the compiler makes the four checks once, before the
-            // loop, and keeps them through it: one value too many for the wide tile on
-            // sm_100 and sm_120, which went to local memory. The empty asm gives `cols`
-            // anew at each copy.
+            // Along the lanes (track_copy_plan). The empty asm gives `cols` anew at each copy:
+            // the four checks, hoisted out of the loop, spilled the wide tile on sm_100 and sm_120.
             int cols = plan.b_cols;
             asm volatile("" : "+r"(cols));
 #pragma unroll
@@ -226,9 +201,8 @@ __device__ __forceinline__ void load_whole_part(float *a_stage, float *b_stage, 
     }
 }
 
-// A block's k-tiles from where `plan` points, in order: the partial one (k_first deep,
-// 1 .. BK, with a K check) first, then whole ones; after each copy the plan moves on by
-// that k-tile, so the next copy starts at k0 = 0. The `copy` of pipelined_k_tiles.
+// pipelined_k_tiles' `copy`: the partial k-tile (k_first deep, with a K check) first, then whole
+// ones; after each copy the plan moves on by that k-tile, so that each copy starts at k0 = 0.
 template <typename CFG, int PIECE>
 struct first_then_whole {
     copy_plan<CFG> &plan;
@@ -251,9 +225,8 @@ struct first_then_whole {
     }
 };
 
-// The FMAs of one slice, in serpentine order: odd rows walk their columns backwards,
-// so each row starts on the b_frag register the row before ended on. The compiler keeps
-// this order, and more FFMAs take an operand from the register reuse cache.
+// The FMAs of one slice in serpentine order: odd rows walk their columns backwards, so that each
+// row starts on the b_frag register the row before ended on (the register reuse cache).
 template <typename CFG>
 __device__ __forceinline__ void fma_serpentine(float (&acc)[CFG::TM][CFG::TN], const float (&a_frag)[CFG::TM],
                                                const float (&b_frag)[CFG::TN])
@@ -280,15 +253,9 @@ __device__ __forceinline__ int2 tile_origin(int tile, int m, int n)
     return make_int2((first_m + in_group % group_rows) * CFG::BM, in_group / group_rows * CFG::BN);
 }
 
-// C through shared memory where its rows are not 16-byte aligned (N % 4 != 0). Stored
-// straight from the accumulators, a lane's four floats of a row would go one at a time,
-// 16 bytes from its neighbours', and each store would touch four times the sectors it
-// fills. So each warp passes its tile through its own 128 floats of the stages, one row
-// of its pieces at a time: the lanes' float4s go in as a LANES_M x STRIDE_N band, and
-// come back a band row at a time, consecutive lanes on consecutive columns (README,
-// "Rows that are not 16-byte aligned"). With N % 4 == 0, store_tile's float4s. So does
-// sm_120 for the 128 x 128 tiles (two blocks of 256 threads, 128 registers each): there
-// the band's addresses made their one-stage kernels spill 8 bytes.
+// C where N % 4 != 0, through each warp's own 128 floats of the stages: the lanes' float4s go in
+// as a LANES_M x STRIDE_N band and come out a band row at a time, consecutive lanes on consecutive
+// columns (coalesced). Else store_tile's float4s; so too 128 x 128 on sm_120, where the band spilled.
 template <typename CFG, int PIECE>
 __device__ __forceinline__ void store_warp_tile(float (&acc)[CFG::TM][CFG::TN], float *smem, int a_off, int b_off,
                                                 int m, int n, float alpha, float beta, float *c, int tile_row,
@@ -370,9 +337,8 @@ sgemm_warp_tiles(int m, int n, int k, float alpha, const float *a, const float *
     int k_begin = min(rank * k_tiles_each * BK, k), k_len = min(k_tiles_each * BK, k - k_begin);
     int k_tile_count = (k_len + BK - 1) / BK;
 
-    // The epilogue reads the tile's origin back from shared memory: kept in two
-    // registers through the main loop, it pushed the kernel past 128 registers
-    // (a 4- to 8-byte spill at 3 stages).
+    // The epilogue reads the tile's origin back from shared memory: kept in registers
+    // through the main loop, it spilled.
     __shared__ int2 saved_origin;
     int2 origin = tile_origin<CFG>(tile, m, n);
     if (threadIdx.x == 0)

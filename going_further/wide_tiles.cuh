@@ -1,28 +1,16 @@
-// wide_tiles.cuh - going further, 3: 128 x 256 tiles in a lean loop, their copies among the FMAs.
-//
-// With 128 accumulators a thread (16 x 8) each LDS.128 of a fragment feeds 32 FFMAs
-// instead of 16; one block of 256 threads an SM. Run through step 6's unrolled pipeline
-// (--unroll yes) these tiles gain little: its stage bookkeeping costs what the tile
-// gains. So this kernel keeps its loop lean instead (README, "Wide tiles"):
-//   - one k-tile a trip: the stage read and the stage written are offsets that step
-//     round the ring;
-//   - the partial k-tile is copied first, so every later copy is a whole k-tile with no
-//     K check, its row and column checks worked out once (whole_copies);
-//   - a k-tile's copies are issued a part (a row pass) a slice, among the FMAs, not all
-//     at once after the barrier, where they stalled both warps of a scheduler together.
-// The plan runs these tiles where its estimate says they are fastest (plan.c).
+// wide_tiles.cuh - going further, 3: 128 x 256 tiles, 128 accumulators a thread (an LDS.128
+// feeds 32 FFMAs), in a lean loop of their own: step 6's unrolled pipeline costs them what they
+// gain. One k-tile a trip, its copies issued a part a slice among the FMAs, not all at once
+// after the barrier (where they stalled a scheduler's warps together).
+// Its chapter: 3_wide_tiles.md.
 //   ./further 4096 --part wide-tiles
 
 using wide = warp_config<128, 256, 64, 64, 16, 8>;   // 256 threads, 128 accumulators each
 static_assert(is_warp_tile<wide>(TILE_WIDE), "plan.h's TRACK_TILES");
 
-// One wide tile: k_tile_count of its k-tiles from column k0 of A (row k0 of B) on, the
-// first k_first deep (1 .. BK), the others whole, through THE LEAN LOOP, or through step
-// 6's pipeline, unrolled or rolled (the wide tiles with --unroll yes; the warp tiles of
-// K in parts, stream_k.cuh); then finish(acc, a_off, b_off). The whole
-// tile's work is in this one function, its kernels only call it: with the accumulators
-// declared by the kernel instead, the compiler numbered the loop's registers otherwise,
-// and 40 fewer FFMAs of the loop took an operand from the reuse cache (1% slower at 2048).
+// One tile: k_tile_count k-tiles from column k0 of A (row k0 of B), the first k_first deep, through
+// the lean loop or step 6's pipeline (--unroll yes; K in parts' warp tiles), then finish(acc, a_off,
+// b_off). Its kernels only call it: accumulators declared there cost the loop register reuse.
 template <typename CFG, int K_PIPE_MAX, loop_kind LOOP, int PIECE, typename Finish>
 __device__ __forceinline__ void wide_tile(float *smem, const float *a, const float *b, int m, int n, int k,
                                           int2 origin, int k0, int k_tile_count, int k_first, Finish finish)

@@ -54,22 +54,23 @@ ifneq ($(strip $(SPILL_BAD)),)
 $(error spills: SPILL_ARCHS holds '$(strip $(SPILL_BAD))': each must be sm_ and a number, e.g. sm_86)
 endif
 endif
-# The logs of architecture $(1): every step it builds (cp.async steps from sm_80 on).
-spill_logs = $(foreach s,$(STEP_SRCS),$(if $(and $(filter $(notdir $(basename $(s))),$(CP_ASYNC_STEPS)),\
+# The logs of architecture $(1): every step it builds, and the track (cp.async ones from sm_80 on).
+spill_logs = $(foreach s,$(STEP_SRCS) $(TRACK_SRC),$(if $(and $(filter $(notdir $(basename $(s))),$(CP_ASYNC_STEPS)),\
   $(shell [ '$(call sm_number,$(1))' -lt 80 ] && echo old)),,$(BUILD)/spills/$(1)/$(notdir $(basename $(s))).log))
 SPILL_LOGS := $(foreach a,$(SPILL_ARCHS),$(call spill_logs,$(a)))
-# Step 6, the long build, first for every architecture, so that make -j2 keeps both busy.
-SPILL_ORDER := $(filter %/step6.log,$(SPILL_LOGS)) $(filter-out %/step6.log,$(SPILL_LOGS))
+# The track, the long build, first for every architecture, so that make -j2 keeps both busy.
+SPILL_ORDER := $(filter %/further.log,$(SPILL_LOGS)) $(filter-out %/further.log,$(SPILL_LOGS))
 # Device code only (-cubin), with the build's flags and -Xptxas -v: one log per step and architecture.
 define SPILL_RULE
-$(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h $(BUILD)/nvcommon.stamp
+$(BUILD)/spills/$(1)/$(notdir $(basename $(2))).log: $(2) $(call step_files,$(2),*.cuh) $(call step_files,$(2),*.h) common/harness.h \
+  $(if $(filter $(TRACK_SRC),$(2)),step6_unroll/step6.cu) $(BUILD)/nvcommon.stamp
 	@mkdir -p $$(dir $$@)
 	@echo "spills: $(notdir $(basename $(2))) for $(1)"
 	@cd $(dir $(2)) && $(NVCC) $(NVCOMMON) -Xptxas -v -gencode arch=compute_$(call sm_number,$(1)),code=$(1) -cubin \
 	  -o $(CURDIR)/$$(basename $$@).cubin $(notdir $(2)) > $(CURDIR)/$$@.tmp 2>&1 || { cat $(CURDIR)/$$@.tmp >&2; exit 1; }
 	@mv $$@.tmp $$@
 endef
-$(foreach a,$(SPILL_ARCHS),$(foreach s,$(STEP_SRCS),$(eval $(call SPILL_RULE,$(a),$(s)))))
+$(foreach a,$(SPILL_ARCHS),$(foreach s,$(STEP_SRCS) $(TRACK_SRC),$(eval $(call SPILL_RULE,$(a),$(s)))))
 
 spills: $(SPILL_ORDER)
 	@$(COURSE) spills $(SPILL_LOGS)

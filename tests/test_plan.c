@@ -386,8 +386,8 @@ Test(fit, a_smaller_device_is_read_from_its_description)
     }
 }
 
-/* What the course measured on a 132-SM Hopper with the whole track (README, step 6): the
- * plan must still choose it. */
+/* What the course measured on a 132-SM Hopper with the whole track (going_further/README.md,
+ * "The whole track"): the plan must still choose it. */
 Test(plan, the_course_sizes_on_a_132_sm_hopper)
 {
     static const struct {
@@ -404,10 +404,18 @@ Test(plan, the_course_sizes_on_a_132_sm_hopper)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int s = want[i].size;
         track_plan p = track_plan_for(s, s, s, 3, TRACK_PARTS - 1, UNROLL_AS_PLANNED, hopper(), NULL);
-        char line[256];
+        char line[256], without[256];
         track_plan_describe(&p, line, sizeof line);
         cr_expect(strncmp(line, want[i].line, strlen(want[i].line)) == 0, "%d: \"%s\", expected \"%s...\"", s, line,
                   want[i].line);
+        /* No kernel of the small shapes' part is chosen here: at these sizes the whole track runs what
+           --part stream-k runs (the lesson's stream-K chapter reads the whole track's row as it) */
+        track_plan q = track_plan_for(s, s, s, 3, TRACK_STREAM_K, UNROLL_AS_PLANNED, hopper(), NULL);
+        char chosen[32];
+        track_plan_name(&p, chosen, sizeof chosen);
+        track_plan_name(&q, without, sizeof without);
+        cr_expect(strcmp(chosen, without) == 0 && p.est_us == q.est_us && p.loop == q.loop && p.vec == q.vec,
+                  "%d: the whole track chose %s, --part stream-k %s", s, chosen, without);
     }
 }
 
@@ -480,7 +488,7 @@ Test(plan, clusters_only_where_the_device_and_the_binary_have_them)
     cr_expect(p.found && p.runs == 132);
 }
 
-/* The estimate's arithmetic (README, "How the plan chooses") where blocks come in rounds:
+/* The estimate's arithmetic (going_further/6_the_plan.md) where blocks come in rounds:
  * 4096 x 4096 x 4096 in 128 x 128 tiles, K whole, is 1024 blocks, 8 on the busiest SM,
  * 2 at a time, each 512 k-tiles deep; the rounds after the first overlap their fixed cost. */
 Test(plan, the_estimate_is_the_lessons_arithmetic)
@@ -587,7 +595,7 @@ Test(plan, on_a_tie_the_most_blocks)
     cr_expect_gt(ties, 0, "no candidate ties with the choice: the test shows nothing");
 }
 
-/* A few rows of C, estimated as README.md's "How the plan chooses" says: each wave of blocks
+/* A few rows of C, estimated as going_further/6_the_plan.md says: each wave of blocks
  * waits on its busiest SM's blocks after the first and on its threads' rounds of loads (rows
  * of B in pairs), or on its share of memory; each later wave adds a round of loads; K in
  * parts adds a hand-over and the last block's rounds over the parts' sums. The arithmetic,
@@ -658,7 +666,7 @@ Test(plan, a_few_rows_of_c_take_k_in_the_parts_of_least_estimate)
 
 /* C of one column (N = 1): lanes threads a row of A, a float4 of K each (up to the block of
  * 256), estimated as a bare launch (plan.h) and A, b and C read or written once at the memory's pace
- * (README, "One column, or a few rows, of C"); not where N > 1 or the track stops before its
+ * (going_further/5_small_shapes.md); not where N > 1 or the track stops before its
  * last part. */
 Test(plan, a_column_of_c_reads_a_once_by_rows)
 {
@@ -690,7 +698,7 @@ Test(plan, a_column_of_c_reads_a_once_by_rows)
 }
 
 /* C of K = 1 (an outer product): a float4 of C a thread, C as one array, estimated as a launch
- * without tiles (plan.h) and A, B and C moved once (README, "One column, or a few rows, of C").
+ * without tiles (plan.h) and A, B and C moved once (going_further/5_small_shapes.md).
  * Not at K = 2, nor where the track stops before its last part. */
 Test(plan, k_of_one_writes_c_as_one_array)
 {

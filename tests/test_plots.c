@@ -487,6 +487,36 @@ Test(shapes, without_gnuplot_the_charts_are_left_to_make_shapes_chart)
     rm_rf(dir);
 }
 
+/* make estimate-chart: a point for each PASS row whose kernel line gives the plan's estimate (the
+ * fixture's five), a block a family in make shapes' order, titled with its count and its median of
+ * estimated over measured time, drawn as a 1600 px PNG and an SVG. A CSV without the track's
+ * estimates is refused alone, and noted by make shapes-chart, which draws its other charts. */
+Test(chart, the_estimate_chart_draws_each_shape_at_its_estimate_and_time)
+{
+    char dir[256];
+    tmpdir(dir, sizeof dir);
+    expect_rc(0, dir, MAKE "estimate-chart SHAPES_CSV=" SHAPES_FIXTURE " OUT=\"$D/out\" CHART_DATA=\"$D/data\"");
+    expect_golden(dir, "estimate.dat", "\"$D/data/estimate.dat\"");
+    cr_expect_eq(entries(dir, "out"), 2, "make estimate-chart did not write exactly its two pictures");
+    expect_rc(0, dir, "head -c 24 \"$D/out/estimate.png\" | od -An -tx1 | tr -d ' \\n' | "
+                      "grep -q '^89504e470d0a1a0a0000000d4948445200000640'");
+    /* The SVG: its title and caption, a key entry a family, and the squares' two points (gnuplot's svg
+     * draws point type 7 as #gpPt6), one more in the key. */
+    expect_rc(0, dir, "s=\"$D/out/estimate.svg\"; grep -q 'against the measured time at 5 shapes' \"$s\" && "
+                      "grep -q 'Test Fixture GPU (made-up numbers), 2025-11-20' \"$s\" && "
+                      "grep -q '>square (2): 1.00<' \"$s\" && grep -q '>skinny (1): 0.50<' \"$s\" && "
+                      "grep -q '>random (2): 1.25<' \"$s\" && "
+                      "grep -q 'all 5 shapes: median 1.00, 10%% to 90%% 0.50 to 2.00<' \"$s\" && "
+                      "[ $(grep -c \"href='#gpPt6' transform\" \"$s\") = 3 ]");
+    expect_rc(0, dir, "out=$(" MAKE "estimate-chart SHAPES_CSV=" FIXTURE " OUT=\"$D/none\" 2>&1); [ $? = 2 ] && "
+                      "echo \"$out\" | grep -q 'no PASS row gives the plan.s estimate' && [ ! -e \"$D/none\" ]");
+    expect_rc(0, dir, "sed 's/; est\\. [0-9.]* us//' " SHAPES_FIXTURE " > \"$D/no_est.csv\" && "
+                      "out=$(" MAKE "shapes-chart SHAPES_CSV=\"$D/no_est.csv\" OUT=\"$D/shapes\") && "
+                      "echo \"$out\" | grep -q 'no estimate chart' && [ -s \"$D/shapes/shapes.svg\" ] && "
+                      "[ ! -e \"$D/shapes/estimate.svg\" ]");
+    rm_rf(dir);
+}
+
 /* make plan-check: at each shape, the plan's choice and then the runner-up its kernel line names
  * (--plan); the CSV and how often the choice was the faster. The stand-in ./further: the choice
  * takes 10 us (estimated 9), the runner-up 64x64 20 us (estimated 25), except at M = 1009
@@ -902,11 +932,13 @@ Test(tools, cc_is_gcc_unless_set)
 }
 
 /* Each lesson's evidence folder holds only files the lesson cites, at most 12, each named for
- * what it shows (no issue or run number, no commit hash); every file a lesson cites is there. */
+ * what it shows (no issue or run number, no commit hash); every file a lesson cites is there.
+ * The chapters of one folder (the going-further track's) share it: each file cited by one of
+ * them and listed in the folder's README.md, at most 12 for each chapter. */
 Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course evidence step[0-9]_*/README.md going_further/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course evidence step[0-9]_*/README.md going_further/*.md");
     cr_expect_eq(rc, 0, "an evidence folder breaks the rule:\n%s", log);
     free(log);
     char dir[256];
@@ -930,15 +962,31 @@ Test(tools, every_evidence_file_is_cited_and_named_for_what_it_shows)
     rc = sh(&log, dir, "python3 scripts/course evidence \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "14 files, more than 12"), "a folder of 14 files passed:\n%s", log);
     free(log);
+    expect_rc(0, dir, "mkdir -p \"$D/track/evidence\" && printf 'one.csv, two.csv\\n' > \"$D/track/evidence/README.md\" && "
+                      "printf 'x\\n' > \"$D/track/evidence/one.csv\" && printf 'x\\n' > \"$D/track/evidence/two.csv\" && "
+                      "printf 'See evidence/one.csv.\\n' > \"$D/track/1_a.md\" && "
+                      "printf 'See evidence/two.csv.\\n' > \"$D/track/2_b.md\"");
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D\"/track/*.md");
+    cr_expect_eq(rc, 0, "two chapters, each citing one file of their folder, failed:\n%s", log);
+    free(log);
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D/track/1_a.md\"");
+    cr_expect(rc == 1 && strstr(log, "two.csv: not cited by"), "a file no chapter given cites passed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "printf 'one.csv\\n' > \"$D/track/evidence/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course evidence \"$D\"/track/*.md");
+    cr_expect(rc == 1 && strstr(log, "two.csv: not listed in"), "a file its folder's README.md does not list passed:\n%s",
+              log);
+    free(log);
     rm_rf(dir);
 }
 
 /* A lesson quotes its step's code line for line: every ```cuda block of every lesson is in
- * that step's sources; and a changed quote is caught. */
+ * that step's sources, every ```c block in the plain C beside them (the track's plan.c); and a
+ * changed quote is caught. */
 Test(tools, every_quoted_code_block_is_in_the_steps_sources)
 {
     char *log;
-    int rc = sh(&log, NULL, "python3 scripts/course quotes step[0-9]_*/README.md step[0-9]_*/*/README.md going_further/README.md");
+    int rc = sh(&log, NULL, "python3 scripts/course quotes step[0-9]_*/README.md step[0-9]_*/*/README.md going_further/*.md");
     cr_expect_eq(rc, 0, "a lesson quotes code its step does not have:\n%s", log);
     free(log);
     char dir[256];
@@ -947,6 +995,16 @@ Test(tools, every_quoted_code_block_is_in_the_steps_sources)
                       "printf '```cuda\\nint f() { return 2; }\\n```\\n' > \"$D/step9_x/README.md\"");
     rc = sh(&log, dir, "python3 scripts/course quotes \"$D/step9_x/README.md\"");
     cr_expect(rc == 1 && strstr(log, "code block 1 (int f() { return 2; })"), "a changed quote passed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "printf 'int g(void) { return 3; }\\n' > \"$D/step9_x/plan.c\" && "
+                      "printf '```c\\nint g(void) { return 3; }\\n```\\n' > \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course quotes \"$D/step9_x/README.md\"");
+    cr_expect_eq(rc, 0, "a quote of the plain C beside the step failed:\n%s", log);
+    free(log);
+    expect_rc(0, dir, "printf '```c\\nint g(void) { return 4; }\\n```\\n' > \"$D/step9_x/README.md\"");
+    rc = sh(&log, dir, "python3 scripts/course quotes \"$D/step9_x/README.md\"");
+    cr_expect(rc == 1 && strstr(log, "c code block 1 (int g(void) { return 4; })"),
+              "a changed quote of plain C passed:\n%s", log);
     free(log);
     rm_rf(dir);
 }

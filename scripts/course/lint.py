@@ -17,17 +17,20 @@ def without_exercise_marks(text):
 
 def cmd_quotes(a):
     """Every ```cuda block of each lesson appears, line for line, in its step's sources (stepN.cu and the
-    headers beside it, without the comments that mark its exercise): a lesson quotes code, it never paraphrases
-    it."""
+    headers beside it, without the comments that mark its exercise), and every ```c block in the plain C beside
+    them (*.c, *.h: a plan): a lesson quotes code, it never paraphrases it."""
     bad = []
     for readme in a.readmes:
         folder = os.path.dirname(readme) or "."
-        sources = "".join(without_exercise_marks(open(f).read()) + "\n"
-                          for f in sorted(glob.glob(f"{folder}/*.cu") + glob.glob(f"{folder}/*.cuh")))
-        for no, block in enumerate(re.findall(r"```cuda\n(.*?)```", open(readme).read(), re.S), 1):
-            if block not in sources:
-                first = block.split("\n")[0].strip()
-                bad.append(f"{readme}: code block {no} ({first[:60]}) is not in {folder}/*.cu, *.cuh as quoted")
+        text = open(readme).read()
+        for lang, patterns in (("cuda", ("*.cu", "*.cuh")), ("c", ("*.c", "*.h"))):
+            files = sorted(f for pattern in patterns for f in glob.glob(f"{folder}/{pattern}"))
+            sources = "".join(without_exercise_marks(open(f).read()) + "\n" for f in files)
+            for no, block in enumerate(re.findall(rf"```{lang}\n(.*?)```", text, re.S), 1):
+                if block not in sources:
+                    first = block.split("\n")[0].strip()
+                    names = ", ".join(f"{folder}/{p}" for p in patterns)
+                    bad.append(f"{readme}: {lang} code block {no} ({first[:60]}) is not in {names} as quoted")
     if bad:
         raise Fail("\n".join(bad), 1)
     print(f"quotes: every code block of {len(a.readmes)} lessons is in its step's sources")
@@ -39,9 +42,11 @@ MAX_EVIDENCE = 12
 
 
 def cmd_evidence(a):
-    """Each lesson's evidence folder (beside its README.md) holds at most MAX_EVIDENCE files, each cited by the
-    lesson as evidence/NAME and named for what it shows; every evidence/NAME a lesson cites is there."""
-    bad, checked = [], 0
+    """Each lesson's evidence folder (beside its README.md, or beside its chapters: the lessons of one folder share
+    it) holds at most MAX_EVIDENCE files for each lesson that shares it, each cited by one of those lessons as
+    evidence/NAME, listed in the folder's README.md and named for what it shows; every evidence/NAME a lesson cites
+    is there."""
+    bad, checked, folders = [], 0, {}
     for readme in a.readmes:
         if os.path.basename(os.path.dirname(os.path.abspath(readme))) == "evidence":
             continue   # an evidence folder's own index, not a lesson
@@ -52,17 +57,30 @@ def cmd_evidence(a):
         cited = {name for folder, name in re.findall(r"(?:([\w.-]+)/)?evidence/([A-Za-z0-9_.-]*[A-Za-z0-9_-])",
                                                      open(readme).read()) if folder in ("", own)}
         files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited - set(files))]
+        if len(cited) > MAX_EVIDENCE:
+            bad.append(f"{readme}: cites {len(cited)} evidence files, more than {MAX_EVIDENCE}")
+        lessons, all_cited = folders.setdefault(folder, ([], set()))
+        lessons.append(readme)
+        all_cited |= cited
+    for folder, (lessons, cited) in folders.items():
+        files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         checked += len(files)
-        if len(files) > MAX_EVIDENCE:
-            bad.append(f"{folder}: {len(files)} files, more than {MAX_EVIDENCE}")
+        most = MAX_EVIDENCE * len(lessons)
+        if len(files) > most:
+            bad.append(f"{folder}: {len(files)} files, more than {most}" +
+                       (f" ({MAX_EVIDENCE} for each of its {len(lessons)} lessons)" if len(lessons) > 1 else ""))
+        index = os.path.join(folder, "README.md")
+        listed = open(index).read() if os.path.isfile(index) else ""
         for name in files:
             if os.path.isdir(os.path.join(folder, name)):
                 bad.append(f"{folder}/{name}: a folder; evidence is files")
             elif name != "README.md" and name not in cited:
-                bad.append(f"{folder}/{name}: not cited by {readme}")
+                bad.append(f"{folder}/{name}: not cited by {', '.join(lessons)}")
+            elif name != "README.md" and listed and name not in listed:
+                bad.append(f"{folder}/{name}: not listed in {index} (what it shows, its GPU, commit and date)")
             if BAD_EVIDENCE_NAME.search(name):
                 bad.append(f"{folder}/{name}: named by an issue, a run or a commit, not by what it shows")
-        bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited - set(files))]
         if files and "README.md" not in files:
             bad.append(f"{folder}: no README.md giving each file's GPU, commit and date")
     if bad:
