@@ -41,6 +41,7 @@ STEPS     := $(notdir $(basename $(STEP_SRCS)))
 # builds ./further from going_further/further.cu (a binary cannot share its folder's name).
 # BUILT_STEPS below counts it among the programs every target builds and runs.
 TRACK_SRC := going_further/further.cu
+TRACK     := $(notdir $(basename $(TRACK_SRC)))
 # Steps 5 and 6 and the track copy with cp.async, which needs compute capability 8.0 (sm_80) or
 # newer: for an older ARCH they are left out of `make all`, `make test` and `make plots`.
 CP_ASYNC_STEPS := step5 step6 further
@@ -50,10 +51,10 @@ SM_NUMBER := $(call sm_number,$(SM))
 ifeq ($(shell [ '$(SM_NUMBER)' -ge 80 ] 2>/dev/null && echo yes),yes)
 LEFT_OUT  :=
 else
-LEFT_OUT  := $(filter $(CP_ASYNC_STEPS),$(STEPS) further)
+LEFT_OUT  := $(filter $(CP_ASYNC_STEPS),$(STEPS) $(TRACK))
 endif
 # The programs built for ARCH: the steps, then the track.
-BUILT_STEPS := $(filter-out $(LEFT_OUT),$(STEPS) further)
+BUILT_STEPS := $(filter-out $(LEFT_OUT),$(STEPS) $(TRACK))
 
 # Tools of the toolkit, found on PATH or in $(CUDA_HOME)/bin; cuobjdump and nvdisasm may
 # instead come from PyPI into $(DEPS_DIR) (`make deps`), for toolkits that ship without them.

@@ -355,7 +355,7 @@ Test(run, every_run_and_every_failure_is_recorded)
     for (int i = 0; i < 5; i++)
         fake_step(dir, names[i]);
     expect_rc(0, dir, "FAKE_FAIL=step1:512:0 FAKE_ERR=step2:256:0 FAKE_CRASH=step3:512:0 FAKE_HANG=step4:256:0 "
-              MAKE_RESULTS "results STEPS= BUILT_STEPS= PLOT_STEPS=\"$(echo \"$D\"/step?)\" SIZES='256 512' REPS=3 RUN_TIMEOUT=1 "
+              MAKE_RESULTS "results STEPS= TRACK_SRC= BUILT_STEPS= PLOT_STEPS=\"$(echo \"$D\"/step?)\" SIZES='256 512' REPS=3 RUN_TIMEOUT=1 "
               "RESULTS=\"$D/results.csv\" | " MASK " > \"$D/run.log\"");
     expect_golden(dir, "run.log", "\"$D/run.log\"");
     expect_rc(0, dir, MASK " \"$D/results.csv\" > \"$D/masked.csv\"");
@@ -683,7 +683,7 @@ Test(run, make_plots_renders_or_says_how)
     tmpdir(dir, sizeof dir);
     fake_step(dir, "step0");
     fake_step(dir, "step1");
-    const char *plots = MAKE_RESULTS "plots STEPS= BUILT_STEPS= PLOT_STEPS=\"$D/step0 $D/step1\" SIZES='256 4096' RESULTS=\"$D/results.csv\" "
+    const char *plots = MAKE_RESULTS "plots STEPS= TRACK_SRC= BUILT_STEPS= PLOT_STEPS=\"$D/step0 $D/step1\" SIZES='256 4096' RESULTS=\"$D/results.csv\" "
                         "PLOTS_ALSO= ";
     int rc = sh(&log, dir, "%s OUT=\"$D/none\" GNUPLOT=/no/such/gnuplot", plots);
     cr_expect(rc == 0 && strstr(log, "gnuplot is not installed") && strstr(log, "make chart CSV="),
