@@ -21,7 +21,6 @@ struct tile_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
     static constexpr int THREADS_N = BN / TN, THREADS_M = BM / TM;
     static constexpr int THREADS = THREADS_M * THREADS_N;
-    static_assert(BM % TM == 0 && BN % TN == 0, "thread tiles must divide the block tile");
     static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
                   "every thread copies the same number of elements of each tile");
 };
@@ -54,9 +53,8 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
 // of tx) reads two words of a_tile, each broadcast to 16 threads, and 16 consecutive
 // words of b_tile: no bank conflicts.
 template <typename CFG>
-__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
-                                               const float *a_tile, const float *b_tile, int p, int a_off,
-                                               int b_off)
+__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN], const float *a_tile,
+                                               const float *b_tile, int p, int a_off, int b_off)
 {
     // exercise: this thread's TM values of A and TN of B at step p, into a_frag and b_frag
     // exercise mistake: rows a_off + i instead of a_off + i * THREADS_M: threads overlap (FAIL)
@@ -115,8 +113,8 @@ sgemm_registers(int m, int n, int k, float alpha, const float *a, const float *b
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
-    int a_off = threadIdx.x / CFG::THREADS_N;   // ty: the thread's first row of the tile
-    int b_off = threadIdx.x % CFG::THREADS_N;   // tx: its first column
+    // The thread's first row and column of the tile (step 2's ty and tx).
+    int a_off = threadIdx.x / CFG::THREADS_N, b_off = threadIdx.x % CFG::THREADS_N;
 
     float acc[CFG::TM][CFG::TN] = {};
     for (int k0 = 0; k0 < k; k0 += BK) {

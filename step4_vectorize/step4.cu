@@ -93,9 +93,8 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
 // column b_off of the tile. A warp's B loads are 16 consecutive float4 (256 bytes); its
 // A loads are two float4, each broadcast.
 template <typename CFG>
-__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
-                                               const float *a_tile, const float *b_tile, int p, int a_off,
-                                               int b_off)
+__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN], const float *a_tile,
+                                               const float *b_tile, int p, int a_off, int b_off)
 {
     // exercise: k-slice p's fragments as float4: TM / 4 pieces of A, TN / 4 of B, STRIDE_M, STRIDE_N apart
     // exercise mistake: pieces 4 floats apart instead of STRIDE_M: threads overlap (FAIL)
@@ -173,8 +172,7 @@ sgemm_vectorized(int m, int n, int k, float alpha, const float *a, const float *
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
-    int a_off = threadIdx.x / CFG::THREADS_N * 4;   // ty * 4
-    int b_off = threadIdx.x % CFG::THREADS_N * 4;   // tx * 4
+    int a_off = threadIdx.x / CFG::THREADS_N * 4, b_off = threadIdx.x % CFG::THREADS_N * 4;   // ty * 4, tx * 4
 
     float acc[CFG::TM][CFG::TN] = {};
     for (int k0 = 0; k0 < k; k0 += BK) {

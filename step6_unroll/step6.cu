@@ -127,9 +127,8 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
 
 // The fragments of k-slice p of one stage (its k-tile a_tile, b_tile), as in step 4.
 template <typename CFG>
-__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN],
-                                               const float *a_tile, const float *b_tile, int p, int a_off,
-                                               int b_off)
+__device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN], const float *a_tile,
+                                               const float *b_tile, int p, int a_off, int b_off)
 {
 #pragma unroll
     for (int i = 0; i < CFG::TM / 4; i++)
@@ -309,8 +308,7 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
-    int a_off = threadIdx.x / CFG::THREADS_N * 4;   // ty * 4
-    int b_off = threadIdx.x % CFG::THREADS_N * 4;   // tx * 4
+    int a_off = threadIdx.x / CFG::THREADS_N * 4, b_off = threadIdx.x % CFG::THREADS_N * 4;   // ty * 4, tx * 4
     const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
