@@ -140,7 +140,8 @@ def found(text, pattern, source):
 def measured(source, root):
     """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
     the peak measured beside it. step is a name as the tables give it ("going_further (part=core)"); size is M = N
-    = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv). A
+    = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv);
+    commit(step, size) is the commit a run names, for a caption that cites its run. A
     source that is not a CSV (plots/sass-summary.txt, a profile, an evidence log) gives text(PATTERN): the number
     its regular expression's first group matches."""
     path = os.path.join(root, source)
@@ -150,17 +151,17 @@ def measured(source, root):
         return {"peak": lambda field: float(next(csv.DictReader(open(path)))[field])}
     rows = read_results(path)
 
-    def field(name):
+    def field(name, kind=float):
         def get(step, size, stages=None):
             shape = dict(zip("mnk", str(size).split("x"))) if isinstance(size, str) else {"size": size}
             r = find(rows, step=step, **shape, **({"stages": stages} if stages is not None else {}))
             if not r:
                 raise Fail(f"{source} has no run of {step} at {size}" + (f", {stages} stages" if stages else ""), 1)
-            return float(r[name])
+            return kind(r[name])
         return get
-    return {name: field(column) for name, column in
-            (("gflops", "gflops"), ("ms", "median_ms"), ("ratio", "ratio"), ("cublas", "cublas_gflops"),
-             ("clock", "sm_clock_mhz"))}
+    return {name: field(column, kind) for name, column, kind in
+            (("gflops", "gflops", float), ("ms", "median_ms", float), ("ratio", "ratio", float),
+             ("cublas", "cublas_gflops", float), ("clock", "sm_clock_mhz", float), ("commit", "commit", str))}
 
 
 def cmd_numbers(a):
