@@ -211,7 +211,8 @@ def cmd_exercise_mistakes(a):
     built with --build and checked: exercise-check must catch every one."""
     if not a.write_only and not a.build:
         raise Fail("exercise-mistakes needs --build (how to build a mistake), or --write-only", 2)
-    rows = [l.split("\t") for l in open(a.table).read().splitlines() if l.strip() and not l.startswith("#")]
+    lines = [l for l in open(a.table).read().splitlines() if l.strip() and not l.startswith("#")]
+    rows = list(csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
     mine = [r for r in rows if r[0] == str(a.step)]
     if not mine:
         raise Fail(f"{a.table} holds no mistake of step {a.step}", 2)

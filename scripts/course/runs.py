@@ -54,7 +54,7 @@ def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
                      date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             print(problem)
         else:
-            r = dict(zip(head.split(","), next(csv.reader([row]))))
+            r = dict(zip(next(csv.reader([head])), next(csv.reader([row]))))
             g, ratio = positive(r.get("gflops", "")), positive(r.get("ratio", ""))
             speed = f"{g / 1000:.1f} TFLOPS" if g >= 1000 else f"{g:.0f} GFLOPS"
             timing = (" (timing disturbed in all {} measurements)".format(r.get("measurements")) if r.get("disturbed") == "yes"
@@ -70,7 +70,7 @@ def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
     if len(failed) == len(rows):
         raise Fail(f"no run gave a valid result (PASS; {summary}: is there a GPU? see above); {out} left as it was", 1)
     known = next(r for r in rows if "device" in r)   # a run that printed no row: the others' device, CUDA, commit
-    cols = list(tags(sizes.split()[0]) if tags else []) + header.split(",")
+    cols = list(tags(sizes.split()[0]) if tags else []) + next(csv.reader([header]))
     ident = ("device", "sm_count", "cuda_runtime", "cuda_driver", "commit")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     write_csv(out, [cols] + [[r.get(c, known[c] if c in ident else "") for c in cols] for r in rows])
