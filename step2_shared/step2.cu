@@ -51,7 +51,8 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
-    int tx = threadIdx.x % BN, ty = threadIdx.x / BN;
+    int tx = threadIdx.x % BN;
+    int ty = threadIdx.x / BN;
 
     // Every thread stays to the end, even outside C: each one copies, and each one
     // must reach every barrier.

@@ -21,6 +21,7 @@ struct tile_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
     static constexpr int THREADS_N = BN / TN, THREADS_M = BM / TM;
     static constexpr int THREADS = THREADS_M * THREADS_N;
+    static_assert(BM % TM == 0 && BN % TN == 0, "thread tiles must divide the block tile");
     static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
                   "every thread copies the same number of elements of each tile");
 };
