@@ -11,12 +11,17 @@ constexpr int GROUP_M = 8;   // tile rows a rasterization group
 // The track's k-tiles: step 6's pipeline, or at one stage step 5's control with its fragments
 // double-buffered (loaded just before their FMAs, as step 5 does, they spilled on sm_120).
 // Either way a barrier comes first, even with no k-tile (a split K's share may be empty), so
-// that what the block stored before (a tile's origin) is seen by all.
+// that what the block stored before (a tile's origin) is seen by all. The pipeline copies past
+// the last k-tile too, which the track's whole copies (no K check) must not: those are skipped.
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
 __device__ __forceinline__ void track_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy, Fma fma)
 {
     if constexpr (K_PIPE_MAX > 1) {
-        pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, k_tile_count, a_off, b_off, copy, fma);
+        auto copy_inside = [&](float *a_stage, float *b_stage, int k_tile) {
+            if (k_tile < k_tile_count)
+                copy(a_stage, b_stage, k_tile);
+        };
+        pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, k_tile_count, a_off, b_off, copy_inside, fma);
     } else {
         float *a_stage = smem, *b_stage = smem + CFG::A_STAGE;
         float a_frag[2][CFG::TM], b_frag[2][CFG::TN];

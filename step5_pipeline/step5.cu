@@ -11,7 +11,7 @@
  *                        stage tile k-1 used; at the last slice, wait until tile k+1
  *                        has landed, one barrier, and load its slice 0 into registers
  *                        while the last slice's FMAs run
- *   EPILOGUE             drain the (empty) groups left, write C
+ *   EPILOGUE             drain the copies past the last tile (zero-fills), write C
  *
  * Three copies overlap: global -> shared (cp.async, K_PIPE_MAX-1 tiles ahead),
  * shared -> registers (the fragments of slice p+1 load while slice p's FMAs run,
@@ -162,8 +162,8 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
 // slice's fragments loaded during the FMAs of the slice before.
 template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
 __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (&b_frag)[2][CFG::TN], float *smem,
-                                            int read, int write, int next, int k_tile, int k_tile_count, int a_off,
-                                            int b_off, Copy copy, Fma fma)
+                                            int read, int write, int next, int k_tile, int a_off, int b_off, Copy copy,
+                                            Fma fma)
 {
     float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
     float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
@@ -188,10 +188,10 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
         }
         if (p == 0) {
             // The copy of k-tile k_tile + K_PIPE_MAX - 1, into stage `write`, freed at the
-            // last barrier (k-tile k_tile-1's).
+            // last barrier (k-tile k_tile-1's). Past the last k-tile it only zero-fills, and
+            // with no branch around it the compiler spreads its arithmetic among the FMAs.
             int k_tile_next = k_tile + K_PIPE_MAX - 1;
-            if (k_tile_next < k_tile_count)
-                copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
+            copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
             cp_async_commit();
         }
         // exercise end
@@ -200,7 +200,8 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
 }
 
 // THE PIPELINE. `copy(a_stage, b_stage, k_tile)` issues the copies of one k-tile into one
-// stage (k-tile 0 first, then in order); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
+// stage (k-tile 0 first, then in order, then up to K_PIPE_MAX - 1 past the last, from which
+// it must read nothing); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
 template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
 __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy,
                                                   Fma fma)
@@ -245,11 +246,11 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             int smem_pipe_next = smem_pipe_read + 1 == K_PIPE_MAX ? 0 : smem_pipe_read + 1;
             k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, smem_pipe_read, smem_pipe_write, smem_pipe_next,
-                                         k_tile, k_tile_count, a_off, b_off, copy, fma);
+                                         k_tile, a_off, b_off, copy, fma);
             smem_pipe_write = smem_pipe_read;
             smem_pipe_read = smem_pipe_next;
         }
-        cp_async_wait<0>();   // EPILOGUE: only empty groups are left; drain them
+        cp_async_wait<0>();   // EPILOGUE: drain the zero-fills past the last k-tile
     }
 }
 

@@ -155,8 +155,8 @@ __device__ __forceinline__ void fma_slice(float (&acc)[CFG::TM][CFG::TN], const 
 // slice's fragments loaded during the FMAs of the slice before.
 template <typename CFG, int K_PIPE_MAX, typename Copy, typename Fma>
 __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (&b_frag)[2][CFG::TN], float *smem,
-                                            int read, int write, int next, int k_tile, int k_tile_count, int a_off,
-                                            int b_off, Copy copy, Fma fma)
+                                            int read, int write, int next, int k_tile, int a_off, int b_off, Copy copy,
+                                            Fma fma)
 {
     float *a_stages = smem;                            // K_PIPE_MAX stages of A, then of B
     float *b_stages = smem + K_PIPE_MAX * CFG::A_STAGE;
@@ -177,10 +177,10 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
         }
         if (p == 0) {
             // The copy of k-tile k_tile + K_PIPE_MAX - 1, into stage `write`, freed at the
-            // last barrier (k-tile k_tile-1's).
+            // last barrier (k-tile k_tile-1's). Past the last k-tile it only zero-fills, and
+            // with no branch around it the compiler spreads its arithmetic among the FMAs.
             int k_tile_next = k_tile + K_PIPE_MAX - 1;
-            if (k_tile_next < k_tile_count)
-                copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
+            copy(a_stages + write * CFG::A_STAGE, b_stages + write * CFG::B_STAGE, k_tile_next);
             cp_async_commit();
         }
         fma(a_frag[p % 2], b_frag[p % 2]);
@@ -188,7 +188,8 @@ __device__ __forceinline__ void k_tile_body(float (&a_frag)[2][CFG::TM], float (
 }
 
 // THE PIPELINE. `copy(a_stage, b_stage, k_tile)` issues the copies of one k-tile into one
-// stage (k-tile 0 first, then in order); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
+// stage (k-tile 0 first, then in order, then up to K_PIPE_MAX - 1 past the last, from which
+// it must read nothing); `fma(a_frag, b_frag)` does the FMAs of one k-slice.
 // UNROLLED: the main loop unrolled by the stage count (false: step 5's loop).
 template <typename CFG, int K_PIPE_MAX, bool UNROLLED, typename Copy, typename Fma>
 __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count, int a_off, int b_off, Copy copy,
@@ -230,14 +231,15 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
             // multiple of K_PIPE_MAX leaves the loop early.
             // exercise: the main loop K_PIPE_MAX k-tiles a trip, unrolled: each body's stages constants
             // exercise mistake: the stage refilled taken as pipe + 1: slice 0 comes from it next (FAIL)
-            // exercise mistake: the trip not cut at k_tile_count: tiles past K's end run (FAIL)
+            // exercise mistake: the next stage taken as pipe: slice 0 comes from the stage just read (FAIL)
+            // exercise mistake: the trip not cut at k_tile_count: with K short of the pipeline, unfilled stages (FAIL)
             // exercise mistake: #pragma unroll left out: the stages are run-time values, as in step 5 (slow)
             for (int k_tile_base = 0; k_tile_base < k_tile_count; k_tile_base += K_PIPE_MAX) {
 #pragma unroll
                 for (int pipe = 0; pipe < K_PIPE_MAX && k_tile_base + pipe < k_tile_count; pipe++) {
                     k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, pipe, pipe == 0 ? K_PIPE_MAX - 1 : pipe - 1,
                                                  pipe + 1 == K_PIPE_MAX ? 0 : pipe + 1, k_tile_base + pipe,
-                                                 k_tile_count, a_off, b_off, copy, fma);
+                                                 a_off, b_off, copy, fma);
                 }
             }
             cp_async_wait<0>();   // EPILOGUE
@@ -250,11 +252,11 @@ __device__ __forceinline__ void pipelined_k_tiles(float *smem, int k_tile_count,
         for (int k_tile = 0; k_tile < k_tile_count; k_tile++) {
             int smem_pipe_next = smem_pipe_read + 1 == K_PIPE_MAX ? 0 : smem_pipe_read + 1;
             k_tile_body<CFG, K_PIPE_MAX>(a_frag, b_frag, smem, smem_pipe_read, smem_pipe_write, smem_pipe_next,
-                                         k_tile, k_tile_count, a_off, b_off, copy, fma);
+                                         k_tile, a_off, b_off, copy, fma);
             smem_pipe_write = smem_pipe_read;
             smem_pipe_read = smem_pipe_next;
         }
-        cp_async_wait<0>();   // EPILOGUE: only empty groups are left; drain them
+        cp_async_wait<0>();   // EPILOGUE: drain the zero-fills past the last k-tile
     }
 }
 
