@@ -108,17 +108,13 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
                                           int k, int k0)
 {
     using P = copy_plan<CFG>;
-    // A's pointer given anew at each copy (the empty asm): else the compiler keeps a pointer a
-    // row pass in registers through the loop, which spilled step 6's 4-stage unrolled loop.
-    const float *a_src = plan.a_src;
-    asm volatile("" : "+l"(a_src));
 #pragma unroll
     for (int kp = 0; kp < P::A_K_PASSES; kp++) {
         bool k_inside = k0 + kp * 8 + plan.kq < k;
 #pragma unroll
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                       a_src + rp * plan.a_pass + kp * 8 + k0,
+                       plan.a_src + rp * plan.a_pass + kp * 8 + k0,
                        k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
     }
 #pragma unroll

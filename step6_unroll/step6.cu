@@ -101,17 +101,13 @@ __device__ __forceinline__ void load_tile(float *a_stage, float *b_stage, const 
                                           int k, int k0)
 {
     using P = copy_plan<CFG>;
-    // A's pointer given anew at each copy (the empty asm): else the compiler keeps a pointer a
-    // row pass in registers through the loop, which spilled step 6's 4-stage unrolled loop.
-    const float *a_src = plan.a_src;
-    asm volatile("" : "+l"(a_src));
 #pragma unroll
     for (int kp = 0; kp < P::A_K_PASSES; kp++) {
         bool k_inside = k0 + kp * 8 + plan.kq < k;
 #pragma unroll
         for (int rp = 0; rp < P::A_ROW_PASSES; rp++)
             cp_async_4(&a_stage[plan.a_dst + kp * 8 * (CFG::BM + A_PAD) + rp * P::A_ROWS_PER_PASS],
-                       a_src + rp * plan.a_pass + kp * 8 + k0,
+                       plan.a_src + rp * plan.a_pass + kp * 8 + k0,
                        k_inside && rp * P::A_ROWS_PER_PASS < plan.a_rows ? 4 : 0);
     }
 #pragma unroll
@@ -319,7 +315,12 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
 
     float acc[CFG::TM][CFG::TN] = {};
     auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
-        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * BK);
+        copy_plan<CFG> p = plan;
+        // Unrolled at 4 stages, the compiler keeps a pointer for each row pass of A and each
+        // stage, and spills on some GPUs: the empty asm makes it work A's pointer out anew.
+        if constexpr (UNROLLED && K_PIPE_MAX == 4)
+            asm volatile("" : "+l"(p.a_src));
+        load_tile<CFG, VEC>(a_stage, b_stage, p, n, k, k_tile * BK);
     };
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); };
     pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, (k + BK - 1) / BK, a_off, b_off, copy, fma);
