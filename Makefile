@@ -20,6 +20,9 @@ SM        := $(patsubst sm_%,%,$(ARCH))
 # (make spills compiles every step for each).
 SPILL_ARCHS ?= sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 GIT_COMMIT ?= $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
+# Asked once, when make starts: the commit stamp and the binaries then name the same tree, even
+# if a file is edited while a long build runs.
+GIT_COMMIT := $(GIT_COMMIT)
 
 CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -I$(CUDA_HOME)/include
 # NVCOMMON: what every build of a step's code uses (make spills too); NVFLAGS adds ARCH. A

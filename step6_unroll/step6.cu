@@ -11,7 +11,7 @@
  * The unrolled loop holds K_PIPE_MAX k-tiles. It must fit the instruction cache and
  * still leave each copy time to land: 3 stages of 8-deep k-tiles do both, so that is
  * where step 6 unrolls; at 2 and 4 stages it keeps step 5's loop (README: "What
- * fits"). --unroll yes or no overrides the choice, to measure it.
+ * unrolling costs"). --unroll yes or no overrides the choice, to measure it.
  *
  *   make step6 && ./step6 1024
  */
@@ -334,8 +334,8 @@ static bool rows_aligned(const gemm_args *g)
     return g->n % 4 == 0;
 }
 
-// Unrolled at 3 stages, where the unrolled loop fits (README: "What fits"), unless --unroll
-// says otherwise.
+// Unrolled at 3 stages, where the unrolled loop fits (README: "What unrolling costs"),
+// unless --unroll says otherwise.
 static bool unrolls(const gemm_args *g, int stages)
 {
     const char *forced = harness_option(g, "unroll");   // "yes", "no", or NULL when not given
@@ -343,7 +343,8 @@ static bool unrolls(const gemm_args *g, int stages)
 }
 
 // At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 27 KiB of
-// code, where 3 x 16 would be 55 KiB (README: "What fits").
+// code, where 3 x 16, twice the slices, would be about twice that (README: "What unrolling
+// costs").
 template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
 
 template <typename CFG, int K_PIPE_MAX>
