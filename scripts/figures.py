@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from xml.sax.saxutils import escape
+import xml.etree.ElementTree as ET
 
 from course import Fail
 from course.describe import describe, need, records, track_tiles
@@ -61,7 +61,8 @@ def wrap(text, width, size):
 class Figure:
     """SVG elements in user units (x right, y down) under a title and its source line (below which
     all moves down as that wraps), and each one's extent: svg() fails (exit code 1: a bug of this
-    file's layout) at the first one past an edge (nothing may be cut off)."""
+    file's layout) at the first one past an edge (nothing may be cut off). ElementTree writes the
+    markup, one element a line."""
 
     def __init__(self, title, source):
         self.title, self.top, self.elements, self.extents = title, 0, [], []
@@ -73,16 +74,19 @@ class Figure:
         self.height = math.ceil(bottom + self.top)
         return self
 
-    def add(self, element, x0, y0, x1, y1, what):
+    def add(self, tag, attrs, x0, y0, x1, y1, what):
+        """An element: attrs in the order given, those that are None left out."""
+        element = ET.Element(tag, {k: v for k, v in attrs.items() if v is not None})
         self.elements.append(element)
         self.extents.append((x0, y0 + self.top, x1, y1 + self.top, what))
+        return element
 
     def rect(self, x, y, w, h, fill=None, stroke=None, width=1.0):
         """A rectangle; its outline (stroke) is centred on its edges."""
-        attrs = 'x="%s" y="%s" width="%s" height="%s" fill="%s"' % (num(x), num(y), num(w), num(h), fill or 'none')
-        attrs += ' stroke="%s" stroke-width="%s"' % (stroke, num(width)) if stroke else ''
         m = width / 2 if stroke else 0
-        self.add('<rect %s/>' % attrs, x - m, y - m, x + w + m, y + h + m, 'a rectangle at (%g, %g)' % (x, y))
+        self.add('rect', {'x': num(x), 'y': num(y), 'width': num(w), 'height': num(h), 'fill': fill or 'none',
+                          'stroke': stroke, 'stroke-width': num(width) if stroke else None},
+                 x - m, y - m, x + w + m, y + h + m, 'a rectangle at (%g, %g)' % (x, y))
 
     def lines(self, polylines, color, width=1.0, dash=None, fill='none'):
         """Polylines [(x, y), ...] as one path, stroked (dash=(on, off) cuts them into dashes) or
@@ -90,11 +94,11 @@ class Figure:
         if not polylines or not color:
             return
         d = ''.join('M' + 'L'.join('%s %s' % (num(x), num(y)) for x, y in line) for line in polylines)
-        attrs = 'fill="%s" stroke="%s" stroke-width="%s"' % (fill, color, num(width))
-        attrs += ' stroke-dasharray="%s %s"' % dash if dash else ''
         xs, ys = [x for ln in polylines for x, y in ln], [y for ln in polylines for x, y in ln]
         m = width / 2
-        self.add('<path d="%s" %s/>' % (d, attrs), min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m, 'a line')
+        self.add('path', {'d': d, 'fill': fill, 'stroke': color, 'stroke-width': num(width),
+                          'stroke-dasharray': '%s %s' % dash if dash else None},
+                 min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m, 'a line')
 
     def arrow(self, points, color, width=1.5, head=7.0):
         """A polyline ending in a filled arrowhead `head` units long, its tip at the last point."""
@@ -110,15 +114,15 @@ class Figure:
         """Text with its first baseline at y, a line each `gap` units (LEADING ems) further down;
         anchor: start, middle or end at x. lines: a string (one line) or a list of them."""
         lines, gap = [lines] if isinstance(lines, str) else lines, gap or size * LEADING
-        attrs = 'font-size="%s" fill="%s"' % (num(size), color)
-        attrs += ' text-anchor="%s"' % anchor if anchor != 'start' else ''
-        attrs += ' font-weight="bold"' if bold else ''
-        spans = ''.join('<tspan x="%s" y="%s">%s</tspan>' % (num(x), num(y + i * gap), escape(s))
-                        for i, s in enumerate(lines))
         w = max(len(s) for s in lines) * size * EM
         x0 = x - {'start': 0, 'middle': w / 2, 'end': w}[anchor]
-        self.add('<text %s>%s</text>' % (attrs, spans), x0, y - 0.8 * size, x0 + w,
-                 y + (len(lines) - 1) * gap + 0.25 * size, 'the text %r' % lines[0])
+        element = self.add('text', {'font-size': num(size), 'fill': color,
+                                    'text-anchor': anchor if anchor != 'start' else None,
+                                    'font-weight': 'bold' if bold else None},
+                           x0, y - 0.8 * size, x0 + w, y + (len(lines) - 1) * gap + 0.25 * size,
+                           'the text %r' % lines[0])
+        for i, s in enumerate(lines):
+            ET.SubElement(element, 'tspan', {'x': num(x), 'y': num(y + i * gap)}).text = s
 
     def para(self, x, y, text, size=12.5, color=INK, width=None):
         """text from baseline y, wrapped to width (else to the right margin); returns the baseline
@@ -132,13 +136,19 @@ class Figure:
             if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > self.height:
                 raise Fail('%s: %s reaches outside its %d x %d figure (%.1f, %.1f .. %.1f, %.1f)'
                            % (self.title, what, WIDTH, self.height, x0, y0, x1, y1), 1)
-        return '\n'.join(['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-                          'font-family="%s" xml:space="preserve" role="img">'
-                          % (WIDTH, self.height, WIDTH, self.height, FONT),
-                          '<title>%s</title>' % escape(self.title),
-                          '<rect width="100%%" height="100%%" fill="%s"/>' % WHITE]
-                         + self.elements[:self.header] + ['<g transform="translate(0 %s)">' % num(self.top)]
-                         + self.elements[self.header:] + ['</g>', '</svg>']) + '\n'
+        root = ET.Element('svg', {'xmlns': 'http://www.w3.org/2000/svg', 'width': str(WIDTH),
+                                  'height': str(self.height), 'viewBox': '0 0 %d %d' % (WIDTH, self.height),
+                                  'font-family': FONT, 'xml:space': 'preserve', 'role': 'img'})
+        ET.SubElement(root, 'title').text = self.title
+        ET.SubElement(root, 'rect', {'width': '100%', 'height': '100%', 'fill': WHITE})
+        root.extend(self.elements[:self.header])
+        moved = ET.SubElement(root, 'g', {'transform': 'translate(0 %s)' % num(self.top)})
+        moved.extend(self.elements[self.header:])
+        for parent in (root, moved):      # one element a line, as a diff reads best
+            parent.text = '\n'
+            for child in parent:
+                child.tail = '\n'
+        return ET.tostring(root, encoding='unicode') + '\n'
 
 
 # --- what the steps say ------------------------------------------------------------------------
