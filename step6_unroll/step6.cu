@@ -342,7 +342,7 @@ static bool unrolls(const gemm_args *g, int stages)
     return stages > 1 && (forced ? forced[0] == 'y' : stages == 3);
 }
 
-// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 27 KiB of
+// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 27.5 KiB of
 // code, where 3 x 16, twice the slices, would be about twice that (README: "What unrolling
 // costs").
 template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
