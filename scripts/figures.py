@@ -460,12 +460,6 @@ def fig_registers(d2, d3):
 PAD_FILL = '#dcdcdc'
 
 
-def banks(rows, depth, stride):
-    """How many shared-memory banks a warp's transposed stores of A fall in: rows `rows` of A's
-    k-tile, `depth` k each, row r's k p stored at p * stride + r."""
-    return len({(p * stride + r) % 32 for r in rows for p in range(depth)})
-
-
 def fig_vectorize(d3, d4):
     t3, t = shapes(d3)[0], shapes(d4)[0]
     bm, bn, bk, tm, tn, piece, pad = t.bm, t.bn, t.bk, t.tm, t.tn, t.piece, t.a_pad
