@@ -3,7 +3,6 @@
 // disagree with the code:
 //   parts=core,warp-tiles,...         --part's names, in the track's order
 //   unrolled_stages=3                 the stage counts at which the core unrolls its ring (unrolls)
-//   unrolled_shapes=128x128x8:...     the core's tiles there (TILES_8), as shapes= gives them
 //   track_tiles=large:128x128x8:32x64:8x8:256:2,...
 //                                     TRACK_TILES: name:BMxBNxBK:WMxWN:TMxTN:threads:min_blocks
 //   wide_copies=4:2                   the wide tiles' copy parts a k-tile: A's row passes, B's
@@ -34,7 +33,7 @@ static int describe_plan(char *buf, size_t len, int m, int n, int k, track_part 
 
 static int track_describe(char *buf, size_t len)
 {
-    char stages[32] = "", shapes[160], tiles[512] = "", split[160], stream[160], few[64] = "", threads[96] = "";
+    char stages[32] = "", tiles[512] = "", split[160], stream[160], few[64] = "", threads[96] = "";
     char parts[96] = "";
     for (int t = 0; t < TRACK_PARTS; t++)
         snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "%s%s", t ? "," : "", TRACK_NAMES[t]);
@@ -42,7 +41,6 @@ static int track_describe(char *buf, size_t len)
     for (int s = 1; s <= MAX_STAGES; s++)
         if (unrolls(&g, s))
             snprintf(stages + strlen(stages), sizeof stages - strlen(stages), "%s%d", stages[0] ? "," : "", s);
-    harness_describe_shapes(TILES_8, 2, shapes, sizeof shapes);
     for (int t = 0; t < TILE_SHAPES; t++) {
         const tile_shape *s = &TRACK_TILES[t];
         snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles), "%s%s:%dx%dx%d:%dx%d:%dx%d:%d:%d", t ? "," : "",
@@ -56,8 +54,8 @@ static int track_describe(char *buf, size_t len)
     describe_plan(split, sizeof split, 512, 512, 512, TRACK_SPLIT_K, "64x64/split4");
     describe_plan(stream, sizeof stream, 4096, 4096, 4096, TRACK_WHOLE, NULL);
     return snprintf(buf, len,
-                    "parts=%s unrolled_stages=%s unrolled_shapes=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
+                    "parts=%s unrolled_stages=%s track_tiles=%s wide_copies=%d:%d split_k_example=%s "
                     "stream_k_example=%s example_sms=%d few_in_flight=%s few_threads=%s",
-                    parts, stages, shapes, tiles, P::A_K_PASSES * P::A_ROW_PASSES, P::B_PASSES, split, stream, EXAMPLE_GPU.sms,
+                    parts, stages, tiles, P::A_K_PASSES * P::A_ROW_PASSES, P::B_PASSES, split, stream, EXAMPLE_GPU.sms,
                     few, threads);
 }

@@ -613,13 +613,13 @@ def code_box(c, x, y, w, title, lines, size=12):
     return y + 22 + len(lines) * size * LEADING
 
 
-def fig_unroll(d6):
+def fig_unroll(d5, d6):
     unrolled = [s.stages for s in records(d6, 'unrolled_stages', 'stages')]
-    S, bk, rolled_bk = unrolled[0], shapes(d6, 'unrolled_shapes')[0].bk, shapes(d6)[0].bk
+    S, bk, rolled_bk = unrolled[0], shapes(d6)[0].bk, shapes(d5)[0].bk
     most, n = int(need(d6, 'max_stages')), 3 * unrolled[0]        # n: k-tiles drawn, three trips
     c = Figure('Step 6: the loop unrolled by its %d stages: every stage index a constant' % S,
-               './further --describe: unrolled_stages=%s unrolled_shapes=%s default_stages=%s'
-               % (d6['unrolled_stages'], d6['unrolled_shapes'], need(d6, 'default_stages')))
+               './further --describe: unrolled_stages=%s shapes=%s default_stages=%s; ./step5 --describe: shapes=%s'
+               % (d6['unrolled_stages'], d6['shapes'], need(d6, 'default_stages'), d5['shapes']))
 
     def stages_of(pipe):                  # the stage read, refilled, and taken the next slice 0 from
         return [pipe, (pipe - 1) % S, (pipe + 1) % S]
@@ -666,9 +666,9 @@ def fig_unroll(d6):
             'read is s(p), the stage refilled the one before it and the next one after it: constants folded into the '
             'addresses.' % S)
     others = ' and '.join(str(s) for s in range(2, most + 1) if s not in unrolled) or 'other'
-    y = c.para(24, y, "Each body is one k-tile of %d slices (k-tiles %d deep at %s stages, where step 6 unrolls; "
-               "step 5's are %d deep): the copy at slice 0, the wait and the one barrier at slice %d. At %s stages "
-               "step 6 keeps step 5's loop." % (bk, bk, ' and '.join(map(str, unrolled)), rolled_bk, bk - 1, others),
+    y = c.para(24, y, "Each body is one k-tile of %d slices (step 6's k-tiles are %d deep, step 5's %d): the copy "
+               "at slice 0, the wait and the one barrier at slice %d. Step 6 unrolls at %s stages; at %s stages it "
+               "keeps step 5's loop." % (bk, bk, rolled_bk, bk - 1, ' and '.join(map(str, unrolled)), others),
                12, GREY)
     return c.end(y + 4)
 
@@ -919,7 +919,7 @@ FIGURES = [
     ('step3_registers/registers', ('step2', 'step3'), fig_registers),
     ('step4_vectorize/vectorize', ('step3', 'step4'), fig_vectorize),
     ('step5_pipeline/pipeline', ('step5',), fig_pipeline),
-    ('step6_unroll/unroll', ('further',), fig_unroll),   # step 6's constants, as ./further (built on it) describes them
+    ('step6_unroll/unroll', ('step5', 'further'), fig_unroll),   # step 6's constants, as ./further (built on it) describes them
     ('going_further/warp_tiles', ('further',), fig_warp_tiles),
     ('going_further/split_k', ('further',), fig_split_k),
     ('going_further/wide_tiles', ('further',), fig_wide_tiles),

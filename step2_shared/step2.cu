@@ -51,8 +51,7 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
     int tiles_n = (n + BN - 1) / BN;
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
-    int tx = threadIdx.x % BN;
-    int ty = threadIdx.x / BN;
+    int tx = threadIdx.x % BN, ty = threadIdx.x / BN;   // a warp is one row of the tile
 
     // Every thread stays to the end, even outside C: each one copies, and each one
     // must reach every barrier.
@@ -73,10 +72,9 @@ __global__ void sgemm_shared(int m, int n, int k, float alpha, const float *a, c
     }
 
     int row = tile_row + ty, col = tile_col + tx;
-    if (row < m && col < n) {
-        float *out = &c[(size_t)row * n + col];
+    float *out = &c[(size_t)row * n + col];
+    if (row < m && col < n)
         *out = beta == 0.0f ? alpha * acc : alpha * acc + beta * *out;
-    }
 }
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)

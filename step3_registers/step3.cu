@@ -97,7 +97,7 @@ __device__ __forceinline__ void store_tile(float (&acc)[CFG::TM][CFG::TN], int a
 #pragma unroll
         for (int j = 0; j < CFG::TN; j++) {
             int col = tile_col + b_off + j * CFG::THREADS_N;
-            float *out = c + (size_t)row * n + col;
+            float *out = &c[(size_t)row * n + col];
             if (col < n)
                 *out = beta == 0.0f ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *out;
         }

@@ -305,7 +305,7 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
     int a_off = threadIdx.x / CFG::THREADS_N * 4, b_off = threadIdx.x % CFG::THREADS_N * 4;   // ty * 4, tx * 4
-    const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
+    copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
     auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
@@ -354,15 +354,10 @@ constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG:
                                             CFG::BK, CFG::TM, CFG::TN, 4, A_PAD}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
 
-static tile_plan plan_tiles(const gemm_args *g, cudaError_t *err)
-{
-    return harness_plan_tiles(g, TILES, err);
-}
-
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    tile_plan p = plan_tiles(g, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return err;
     return p.tile == 0 ? launch_stages<large>(g, p.stages, stream) : launch_stages<small>(g, p.stages, stream);
@@ -373,7 +368,7 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    tile_plan p = plan_tiles(g, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
     const char *words = rows_aligned(g) ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"

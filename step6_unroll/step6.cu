@@ -8,10 +8,11 @@
  * next one after it, all compile-time constants, so every shared-memory address is
  * a register plus an immediate, and no instruction works out a stage.
  *
- * The unrolled loop holds K_PIPE_MAX k-tiles. It must fit the instruction cache and
- * still leave each copy time to land: 3 stages of 8-deep k-tiles do both, so that is
- * where step 6 unrolls; at 2 and 4 stages it keeps step 5's loop (README: "What
- * unrolling costs"). --unroll yes or no overrides the choice, to measure it.
+ * The unrolled loop holds K_PIPE_MAX k-tiles, K_PIPE_MAX x BK k-slices of code. It must
+ * fit the instruction cache and still leave each copy time to land: k-tiles 8 deep, half
+ * step 5's, and 3 stages do both, so that is where step 6 unrolls; at 2 and 4 stages it
+ * keeps step 5's loop (README: "What unrolling costs"). --unroll yes or no overrides the
+ * choice, to measure it.
  *
  *   make step6 && ./step6 1024
  */
@@ -39,8 +40,10 @@ struct tile_config {
                   "every thread copies the same number of 16-byte pieces of B");
 };
 
-using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
+// Step 5's tiles with k-tiles 8 deep, not 16: unrolled at 3 stages, the loop is 3 x 8
+// k-slices, 27.5 KiB of code, where 3 x 16 would be about twice that.
+using large = tile_config<128, 128, 8, 8, 8>;   // 256 threads, 64 accumulators each
+using small = tile_config<64, 128, 8, 8, 8>;    // 128 threads, 64 accumulators each
 
 // cp.async copies global -> shared without a register in between; it reads src_bytes of
 // the source (4 or 16 inside the matrix, 0 outside it) and zero-fills the rest.
@@ -311,16 +314,15 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
     int tile_row = blockIdx.x / tiles_n * BM;
     int tile_col = blockIdx.x % tiles_n * BN;
     int a_off = threadIdx.x / CFG::THREADS_N * 4, b_off = threadIdx.x % CFG::THREADS_N * 4;   // ty * 4, tx * 4
-    const copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
+    copy_plan<CFG> plan(a, b, m, n, k, tile_row, tile_col);
 
     float acc[CFG::TM][CFG::TN] = {};
     auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
-        copy_plan<CFG> p = plan;
-        // Unrolled at 4 stages, the compiler keeps a pointer for each row pass of A and each
-        // stage, and spills on some GPUs: the empty asm makes it work A's pointer out anew.
-        if constexpr (UNROLLED && K_PIPE_MAX == 4)
-            asm volatile("" : "+l"(p.a_src));
-        load_tile<CFG, VEC>(a_stage, b_stage, p, n, k, k_tile * BK);
+        // At 4 stages the compiler keeps a pointer for each row pass of A and each stage, and
+        // spills on some GPUs: the empty asm makes it work A's pointer out anew.
+        if constexpr (K_PIPE_MAX == 4)
+            asm volatile("" : "+l"(plan.a_src));
+        load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * BK);
     };
     auto fma = [&](const float (&a_frag)[CFG::TM], const float (&b_frag)[CFG::TN]) { fma_slice<CFG>(acc, a_frag, b_frag); };
     pipelined_k_tiles<CFG, K_PIPE_MAX, UNROLLED>(smem, (k + BK - 1) / BK, a_off, b_off, copy, fma);
@@ -341,11 +343,6 @@ static bool unrolls(const gemm_args *g, int stages)
     const char *forced = harness_option(g, "unroll");   // "yes", "no", or NULL when not given
     return stages > 1 && (forced ? forced[0] == 'y' : stages == 3);
 }
-
-// At 3 stages, the tile with k-tiles 8 deep: unrolled, its loop is 3 x 8 k-slices, 27.5 KiB of
-// code, where 3 x 16, twice the slices, would be about twice that (README: "What unrolling
-// costs").
-template <typename CFG> using k_tiles_8 = tile_config<CFG::BM, CFG::BN, 8, CFG::TM, CFG::TN>;
 
 template <typename CFG, int K_PIPE_MAX>
 static cudaError_t launch_config(const gemm_args *g, cudaStream_t stream)
@@ -370,7 +367,7 @@ static cudaError_t launch_stages(const gemm_args *g, int stages, cudaStream_t st
     switch (stages) {
     case 1: return launch_config<CFG, 1>(g, stream);
     case 2: return launch_config<CFG, 2>(g, stream);
-    case 3: return launch_config<k_tiles_8<CFG>, 3>(g, stream);
+    case 3: return launch_config<CFG, 3>(g, stream);
     case 4: return launch_config<CFG, 4>(g, stream);
     default: return cudaErrorInvalidValue;
     }
@@ -381,19 +378,11 @@ template <typename CFG>
 constexpr tile_option option_of() { return {CFG::BM, CFG::BN, CFG::THREADS, CFG::MIN_BLOCKS, 0, sizeof(float) * (CFG::A_STAGE + CFG::B_STAGE),
                                             CFG::BK, CFG::TM, CFG::TN, 4, A_PAD}; }
 static const tile_option TILES[2] = {option_of<large>(), option_of<small>()};
-static const tile_option TILES_8[2] = {option_of<k_tiles_8<large>>(), option_of<k_tiles_8<small>>()};
-
-// At 3 stages, with the 8-deep k-tiles' shared memory (half: they fit where 16-deep ones do).
-static tile_plan plan_tiles(const gemm_args *g, cudaError_t *err)
-{
-    tile_plan p = harness_plan_tiles(g, TILES, err);
-    return p.stages == 3 ? harness_plan_stages(g, 3, TILES_8, err) : p;
-}
 
 static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 {
     cudaError_t err;
-    tile_plan p = plan_tiles(g, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return err;
     return p.tile == 0 ? launch_stages<large>(g, p.stages, stream) : launch_stages<small>(g, p.stages, stream);
@@ -403,14 +392,13 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
 {
     cudaError_t err;
-    tile_plan p = plan_tiles(g, &err);
+    tile_plan p = harness_plan_tiles(g, TILES, &err);
     if (err != cudaSuccess)
         return "unknown (a device query failed)";
     const char *words = rows_aligned(g) ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"
                                         : "B copied and C stored in 4-byte pieces (N not a multiple of 4)";
     char loop[192];
-    snprintf(loop, sizeof loop, "%s, k-tiles %d deep, %s", words, p.stages == 3 ? 8 : 16,
-             unrolls(g, p.stages) ? "the stage loop unrolled" : "step 5's loop");
+    snprintf(loop, sizeof loop, "%s, %s", words, unrolls(g, p.stages) ? "the stage loop unrolled" : "step 5's loop");
     return harness_describe_tiles(g, TILES, &p, loop, buf, len);
 }
 

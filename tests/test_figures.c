@@ -44,7 +44,7 @@ static const struct {
     {"step3_registers/registers", "step2 step3 "},
     {"step4_vectorize/vectorize", "step3 step4 "},
     {"step5_pipeline/pipeline", "step5 "},
-    {"step6_unroll/unroll", "further "},
+    {"step6_unroll/unroll", "step5 further "},
     {"going_further/warp_tiles", "further "},
     {"going_further/split_k", "further "},
     {"going_further/wide_tiles", "further "},

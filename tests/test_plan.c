@@ -277,8 +277,7 @@ static int step_tiles(const char *path, tile_option out[2], int *max_stages)
     return got;
 }
 
-/* Step 6's core plans as step 5 does; its 3 stages take k-tiles 8 deep, half the shared
- * memory of the 16-deep ones --describe names, so that these fitting means they fit. */
+/* Step 6 plans as step 5 does, with the k-tiles 8 deep that its --describe names. */
 Test(plan, steps_3_to_6_choose_a_tile_and_stages_that_fit_every_gpu)
 {
     static const char *const steps[] = {"./step3", "./step4", "./step5", "./step6"};
