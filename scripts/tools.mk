@@ -82,11 +82,12 @@ profile:
 	@$(COURSE) profile ./step$(STEP) '$(SIZE)' $(BUILD)/profile_step$(STEP)_$(SIZE) --ncu '$(NCU)' --args='$(ARGS)'
 
 # make unroll-profile: the Nsight Compute figures step 6's lesson cites: step 5 at 2 and 3 stages,
-# step 6 at 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4 stages, at 1024
-# and 4096, into step6_unroll/evidence/unroll_profile.txt (GPU, commit and date inside).
+# step 6 at 2 (step 5's loop) and 3 (unrolled, and with step 5's loop) and unrolled at 2 and 4
+# stages, at 1024 and 4096, into step6_unroll/evidence/unroll_profile.txt (GPU, commit and date
+# inside).
 UNROLL_PROFILE = step6_unroll/evidence/unroll_profile.txt
 # (FORCED_UNROLL_RUNS: the runs of make ablation that force step 6's unrolling, in the Makefile.)
-UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --stages 3' $(FORCED_UNROLL_RUNS)
+UNROLL_PROFILE_RUNS = './step5 --stages 2' './step5 --stages 3' './step6 --stages 2' './step6 --stages 3' $(FORCED_UNROLL_RUNS)
 unroll-profile: step5 step6
 	$(call need_tool,$(NCU),unroll-profile,$(NCU_HINT))
 	@mkdir -p $(dir $(UNROLL_PROFILE))

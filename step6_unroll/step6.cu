@@ -319,8 +319,9 @@ sgemm_pipelined(int m, int n, int k, float alpha, const float *a, const float *b
     float acc[CFG::TM][CFG::TN] = {};
     auto copy = [&](float *a_stage, float *b_stage, int k_tile) {
         // At 4 stages the compiler keeps a pointer for each row pass of A and each stage, and
-        // spills on some GPUs: the empty asm makes it work A's pointer out anew.
-        if constexpr (K_PIPE_MAX == 4)
+        // spills on some GPUs: the empty asm makes it work A's pointer out anew (not in step
+        // 5's loop with 16-byte copies, which spills with it on sm_90).
+        if constexpr (K_PIPE_MAX == 4 && (UNROLLED || !VEC))
             asm volatile("" : "+l"(plan.a_src));
         load_tile<CFG, VEC>(a_stage, b_stage, plan, n, k, k_tile * BK);
     };
