@@ -272,14 +272,6 @@ tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], c
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
                                    const char *words, char *buf, size_t len)
 {
-    tile_plan own;
-    if (p == NULL) {
-        cudaError_t err;
-        own = harness_plan_tiles(g, options, &err);
-        if (err != cudaSuccess)
-            return "unknown (a device query failed)";
-        p = &own;
-    }
     const tile_option *t = &options[p->tile];
     char why[96], stages[64] = "", blocks[96];
     if (p->tile == 0)

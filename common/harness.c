@@ -254,12 +254,19 @@ static void report(harness_run *run, run_report *rep)
     time_t now = time(NULL);
     strftime(run->date_utc, sizeof run->date_utc, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     const gemm_args *g = &run->step_run.args;
-    if (run->step->kernel)
-        rep->kernel = run->step->kernel(g, run->kernel, sizeof run->kernel);
-    else if (run->step->tiles)
-        rep->kernel = harness_describe_tiles(g, run->step->tiles, NULL, NULL, run->kernel, sizeof run->kernel);
-    else
-        rep->kernel = NULL;
+    rep->kernel = NULL;
+    if (run->step->tiles) {   /* the plan of the step's tiles, made once for the kernel line */
+        cudaError_t err;
+        tile_plan plan = harness_plan_tiles(g, run->step->tiles, &err);
+        if (err != cudaSuccess)
+            rep->kernel = "unknown (a device query failed)";
+        else if (run->step->kernel)
+            rep->kernel = run->step->kernel(g, &plan, run->kernel, sizeof run->kernel);
+        else
+            rep->kernel = harness_describe_tiles(g, run->step->tiles, &plan, NULL, run->kernel, sizeof run->kernel);
+    } else if (run->step->kernel) {
+        rep->kernel = run->step->kernel(g, NULL, run->kernel, sizeof run->kernel);
+    }
     rep->commit = build_commit();
     rep->date_utc = run->date_utc;
     if (run->cfg.csv)

@@ -73,9 +73,11 @@ typedef cudaError_t (*gemm_launch_fn)(const gemm_args *args, cudaStream_t stream
 
 /* For a step whose launch function chooses among kernels: which one it picks for
  * these arguments, in words ("128x128 tiles, B copied in float4"), a string of its own
- * or written into buf (len bytes). The report prints it, and the tests use it to show
- * that every choice is reached. */
-typedef const char *(*gemm_kernel_fn)(const gemm_args *args, char *buf, size_t len);
+ * or written into buf (len bytes). plan is the plan of the step's tiles for these
+ * arguments (harness_plan_tiles), made once by the harness; NULL for a step without
+ * tiles. The report prints the line, and the tests use it to show that every choice
+ * is reached. */
+typedef const char *(*gemm_kernel_fn)(const gemm_args *args, const tile_plan *plan, char *buf, size_t len);
 
 typedef struct {
     const char *name;        /* "step0_naive" */
@@ -127,9 +129,8 @@ tile_plan harness_plan_tiles(const gemm_args *g, const tile_option options[2], c
 tile_plan harness_plan_stages(const gemm_args *g, int stages, const tile_option options[2], cudaError_t *err);
 /* The kernel line for plan p into buf: the tile and why the plan took it ("128x128 tiles of
  * 8x8 a thread (one or more tiles per SM)"), then the step's own words (how it moves data;
- * NULL for none), the stages where fewer fit than asked, and the blocks an SM. p NULL: the
- * plan harness_plan_tiles makes. A step with tiles and no kernel function gets this line
- * with no words of its own. */
+ * NULL for none), the stages where fewer fit than asked, and the blocks an SM. A step with
+ * tiles and no kernel function gets this line with no words of its own. */
 const char *harness_describe_tiles(const gemm_args *g, const tile_option options[2], const tile_plan *p,
                                    const char *words, char *buf, size_t len);
 

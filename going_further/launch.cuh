@@ -201,10 +201,10 @@ static cudaError_t track_launch(const gemm_args *g, cudaStream_t stream)
 }
 
 // The kernel line of the report: the plan, in words.
-static const char *track_kernel_name(const gemm_args *g, char *buf, size_t len)
+static const char *track_kernel_name(const gemm_args *g, const tile_plan *core, char *buf, size_t len)
 {
-    if (choice_of(g).part == TRACK_CORE)
-        return kernel_name(g, buf, len);
+    if (choice_of(g).part == TRACK_CORE)   // step 6's own line, from the plan of its tiles
+        return kernel_name(g, core, buf, len);
     track_plan p;
     if (plan_for(g, &p) != cudaSuccess)
         return "unknown (a device query failed)";

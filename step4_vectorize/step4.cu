@@ -221,11 +221,11 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 
 // Which variant launch picks, in words after the plan's tile: the report prints it, the
 // tests reach both variants of both tiles.
-static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+static const char *kernel_name(const gemm_args *g, const tile_plan *p, char *buf, size_t len)
 {
     const char *words = rows_aligned(g) ? "16-byte loads and stores (K and N multiples of 4)"
                                         : "4-byte loads and stores (K or N not a multiple of 4)";
-    return harness_describe_tiles(g, TILES, NULL, words, buf, len);
+    return harness_describe_tiles(g, TILES, p, words, buf, len);
 }
 
 int main(int argc, char **argv)

@@ -365,15 +365,11 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 
 // Which variant launch picks, in words after the plan's tile: the report prints it, the
 // tests reach both variants of both tiles.
-static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+static const char *kernel_name(const gemm_args *g, const tile_plan *p, char *buf, size_t len)
 {
-    cudaError_t err;
-    tile_plan p = harness_plan_tiles(g, TILES, &err);
-    if (err != cudaSuccess)
-        return "unknown (a device query failed)";
     const char *words = rows_aligned(g) ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"
                                         : "B copied and C stored in 4-byte pieces (N not a multiple of 4)";
-    return harness_describe_tiles(g, TILES, &p, words, buf, len);
+    return harness_describe_tiles(g, TILES, p, words, buf, len);
 }
 
 int main(int argc, char **argv)

@@ -390,17 +390,13 @@ static cudaError_t launch(const gemm_args *g, cudaStream_t stream)
 }
 
 // Which kernel launch picks, in words: the report prints it, the tests reach all four.
-static const char *kernel_name(const gemm_args *g, char *buf, size_t len)
+static const char *kernel_name(const gemm_args *g, const tile_plan *p, char *buf, size_t len)
 {
-    cudaError_t err;
-    tile_plan p = harness_plan_tiles(g, TILES, &err);
-    if (err != cudaSuccess)
-        return "unknown (a device query failed)";
     const char *words = rows_aligned(g) ? "B copied and C stored in 16-byte pieces (N a multiple of 4)"
                                         : "B copied and C stored in 4-byte pieces (N not a multiple of 4)";
     char loop[192];
-    snprintf(loop, sizeof loop, "%s, %s", words, unrolls(g, p.stages) ? "the stage loop unrolled" : "step 5's loop");
-    return harness_describe_tiles(g, TILES, &p, loop, buf, len);
+    snprintf(loop, sizeof loop, "%s, %s", words, unrolls(g, p->stages) ? "the stage loop unrolled" : "step 5's loop");
+    return harness_describe_tiles(g, TILES, p, loop, buf, len);
 }
 
 // --unroll yes|no, a control of the step's own: the stage loop unrolled, or step 5's loop.
