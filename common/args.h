@@ -53,7 +53,7 @@ void print_usage(FILE *out, const char *prog, const step_info *step);
 /* Prints the --help text, which lives here next to the options it describes. */
 void print_help(FILE *out, const char *prog, const step_info *step);
 
-/* Prints the --describe line to stdout: "name=step5_pipeline max_stages=4 default_stages=3
+/* Prints the --describe line to stdout: "name=step5_pipeline max_stages=4 default_stages=2
  * kernel_choice=1 options=", for the tools (make sweep, make ablation) that need the stage
  * range and the program's own options (options=plan). */
 void args_print_describe(const step_info *step);

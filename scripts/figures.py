@@ -580,8 +580,7 @@ def fig_pipeline(d5):
     c = Figure('Step 5: a ring of stages, the copies in flight beside the FMAs, one barrier a k-tile',
                './step5 --describe: shapes=%s default_stages=%d max_stages=%d' % (d5['shapes'], default, most))
     y = 92
-    shown = [default - 1, default] if default > 2 else [default, default + 1]   # the default and 2 or 3 stages
-    for stages in [s for s in shown if s <= most]:
+    for stages in [default] + ([default + 1] if default + 1 <= most else []):
         title = "%d stages (%s--stages %d): %d cop%s in flight while a k-tile's %d slices of FMAs run" % (
             stages, 'the default, ' if stages == default else '', stages, stages - 1, 'y' if stages == 2 else 'ies', bk)
         y = pipeline_panel(c, y, stages, bk, title) + 30

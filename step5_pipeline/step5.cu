@@ -379,7 +379,7 @@ int main(int argc, char **argv)
         .idea = "a cp.async ring of shared-memory stages, and double-buffered fragments",
         .launch = launch,
         .max_stages = MAX_STAGES,
-        .default_stages = 3,
+        .default_stages = 2,
         .kernel = kernel_name,
         .tiles = TILES,
     };

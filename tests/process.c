@@ -205,7 +205,7 @@ int step_max_stages(const char *path)
     proc_result r;
     int max = -1;
     if (run_process(argv, &r) == 0) {
-        /* The one line: "name=step5_pipeline max_stages=4 default_stages=3 kernel_choice=1" */
+        /* The one line: "name=step5_pipeline max_stages=4 default_stages=2 kernel_choice=1" */
         const char *field = strstr(r.out, " max_stages=");
         if (field)
             max = atoi(field + strlen(" max_stages="));
