@@ -66,8 +66,7 @@ def parser():
     for name in ("profile", "profile-runs"):
         cmd[name].add_argument("--ncu", default="ncu")
     cmd["numbers"].add_argument("--root", default=".", help="the folder the registry's lesson and source paths are in")
-    cmd["diff"].add_argument("step", type=int)
-    for name in ("exercise", "exercise-check", "exercise-mistakes"):
+    for name in ("diff", "exercise", "exercise-check", "exercise-mistakes"):
         cmd[name].add_argument("step", type=int)
     cmd["exercise-mistakes"].add_argument("table", help="the mistakes: tests/data/exercise_mistakes.tsv")
     cmd["exercise-mistakes"].add_argument("step_binary", help="the step's own, built")

@@ -1,10 +1,10 @@
 """The charts: the data each plots/NAME.gp draws, prepared from a results CSV, and gnuplot run on it (make chart,
 make sweep-chart, make shapes-chart, and after their runs make plots, make sweep, make shapes)."""
-import math, os, shutil, subprocess, sys, tempfile
+import math, os, shutil, statistics, subprocess, sys, tempfile
 from pathlib import Path
 
 from . import Fail
-from .results import (ROOT, cublas_median, dates, find, geomean, in_order, least, ratio_text, read_peak, read_results,
+from .results import (ROOT, cublas_median, dates, find, in_order, least, ratio_text, read_peak, read_results,
                       size_of, sizes_in, step_no, steps_in, sweep_step, values)
 
 
@@ -198,7 +198,7 @@ def chart_shapes_random(rows, *_):
             lost.append(step)
             continue
         low = least(passed)   # as shapes_summary: the first of equals in the order they ran
-        title = (f"{step}: geometric mean {ratio_text(geomean(float(r['ratio']) for r in passed))}, minimum "
+        title = (f"{step}: geometric mean {ratio_text(statistics.geometric_mean(float(r['ratio']) for r in passed))}, minimum "
                  f"{ratio_text(low['ratio'])} at {low['m']} x {low['n']} x {low['k']}" +
                  (f" ({len(mine) - len(passed)} of {len(mine)} not PASS, not drawn)" if len(passed) < len(mine) else ""))
         blocks.append(title + "\n" + "".join(f"{flops(r)}\t{tflops(r)}\t{r['ratio'] if r['ok'] else 'NaN'}\t"

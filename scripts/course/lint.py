@@ -60,11 +60,10 @@ def cmd_evidence(a):
         bad += [f"{readme} cites evidence/{name}, which {folder} does not hold" for name in sorted(cited - set(files))]
         if len(cited) > MAX_EVIDENCE:
             bad.append(f"{readme}: cites {len(cited)} evidence files, more than {MAX_EVIDENCE}")
-        lessons, all_cited = folders.setdefault(folder, ([], set()))
+        lessons, all_cited, _ = folders.setdefault(folder, ([], set(), files))
         lessons.append(readme)
         all_cited |= cited
-    for folder, (lessons, cited) in folders.items():
-        files = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    for folder, (lessons, cited, files) in folders.items():
         checked += len(files)
         most = MAX_EVIDENCE * len(lessons)
         if len(files) > most:

@@ -112,10 +112,6 @@ def least(rows):
     return min((r for r in rows if r["ok"]), key=lambda r: float(r["ratio"]))
 
 
-def geomean(xs):
-    return math.exp(statistics.fmean(math.log(x) for x in xs))
-
-
 def sweep_step(rows):
     """The one step a sweep CSV holds, and its stage counts."""
     steps = steps_in(rows)

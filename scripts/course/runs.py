@@ -11,15 +11,6 @@ from .results import positive, read_results, stages_of, write_csv
 from .tables import shapes_summary, sweep_table
 
 
-def max_stages(binary, what):
-    if not shutil.which(binary):
-        raise Fail(f"{binary} is not built (make builds it)")
-    n = describe(binary).get("max_stages", "0")
-    if not n.isdigit() or int(n) < 1:
-        raise Fail(f"{binary} --describe gives no max_stages of 1 or more: it has no pipeline stages to {what}")
-    return int(n)
-
-
 def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
     """Runs each RUN ("BINARY [OPTION...]") at each size (M, or MxNxK), then writes OUT whole, or keeps it. With
     tags (a function of the size, giving a dict), the rows begin with its columns."""
@@ -141,7 +132,12 @@ def cmd_shapes(a):
 
 
 def cmd_sweep(a):
-    top = max_stages(a.step, "sweep")
+    if not shutil.which(a.step):
+        raise Fail(f"{a.step} is not built (make builds it)")
+    n = describe(a.step).get("max_stages", "0")
+    if not n.isdigit() or int(n) < 1:
+        raise Fail(f"{a.step} --describe gives no max_stages of 1 or more: it has no pipeline stages to sweep")
+    top = int(n)
     print(f"sweep: {os.path.basename(a.step)} at S = 1..{top}, sizes {a.sizes}, {a.reps} reps")
     run_steps(a.csv, [f"{a.step} --stages {s}" for s in range(1, top + 1)], a.sizes, a.reps, a.extra, a.timeout)
     print("\n" + "\n".join(sweep_table(read_results(a.csv), a.csv)) + "\n")

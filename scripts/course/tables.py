@@ -1,9 +1,9 @@
 """The measured tables: written into a README between its markers (make table), or printed (make ablation-table,
 make shapes-summary). The going-further track's own tables are its tools.py's (going_further/)."""
-import os, sys
+import os, statistics, sys
 
 from . import Fail
-from .results import (cublas_median, find, g0, geomean, identity, in_order, least, positive, ratio_text, read_peak,
+from .results import (cublas_median, find, g0, identity, in_order, least, positive, ratio_text, read_peak,
                       read_results, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
 
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
@@ -238,7 +238,7 @@ def shapes_summary(rows, source):
             if not got:
                 continue
             low = least(ok) if ok else None
-            cells = (f"{ratio_text(geomean(float(r['ratio']) for r in ok))} | {ratio_text(low['ratio'])} | "
+            cells = (f"{ratio_text(statistics.geometric_mean(float(r['ratio']) for r in ok))} | {ratio_text(low['ratio'])} | "
                      f"{low['m']} x {low['n']} x {low['k']}" if ok else "– | – | –")
             out.append(f"| {step} | {family} | {len(ok)} | {cells} | {len(got) - len(ok)} |")
     failed = [r for r in rows if not r["ok"]]
