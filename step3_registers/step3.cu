@@ -9,7 +9,8 @@
  *
  * A 128 x 128 tile is large: at 1024 there are only 64 of them for 132 SMs. So
  * the launch function counts the tiles against the SMs and, when there are fewer
- * tiles than SMs, takes 64 x 128 tiles of half the threads instead.
+ * tiles than SMs, takes 64 x 128 tiles instead, of 8 x 4 a thread: twice the
+ * blocks, each with as many threads.
  *
  *   make step3 && ./step3 1024
  */
@@ -27,7 +28,7 @@ struct tile_config {
 };
 
 using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 4>;    // 256 threads, 32 accumulators each
 
 // Copy one k-tile, as in step 2: the same loops, with the tile's sizes from CFG.
 template <typename CFG>
@@ -52,7 +53,8 @@ __device__ __forceinline__ void load_tile(float *a_tile, float *b_tile, const fl
 // The fragments of k-slice p: the thread's TM values of A (rows a_off + i * THREADS_M)
 // and TN values of B (columns b_off + j * THREADS_N). A warp (two values of ty, sixteen
 // of tx) reads two words of a_tile, each broadcast to 16 threads, and 16 consecutive
-// words of b_tile: no bank conflicts.
+// words of b_tile: no bank conflicts. In the 8 x 4 tile a warp is one ty and 32 tx: one
+// word broadcast, 32 consecutive words.
 template <typename CFG>
 __device__ __forceinline__ void load_fragments(float (&a_frag)[CFG::TM], float (&b_frag)[CFG::TN], const float *a_tile,
                                                const float *b_tile, int p, int a_off, int b_off)

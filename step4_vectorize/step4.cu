@@ -29,7 +29,7 @@ struct tile_config {
 };
 
 using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 4>;    // 256 threads, 32 accumulators each
 
 // Four consecutive elements of a row-major matrix (rows x cols) starting at (row, col),
 // with zeros outside it. VEC: cols is a multiple of 4, so the four are all inside or

@@ -47,7 +47,7 @@ struct tile_config {
 };
 
 using large = tile_config<128, 128, 16, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 16, 8, 8>;    // 128 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 4>;    // 256 threads, 32 accumulators each
 
 // cp.async copies global -> shared without a register in between; it reads src_bytes of
 // the source (4 or 16 inside the matrix, 0 outside it) and zero-fills the rest.

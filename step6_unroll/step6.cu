@@ -9,10 +9,10 @@
  * a register plus an immediate, and no instruction works out a stage.
  *
  * The unrolled loop holds K_PIPE_MAX k-tiles, K_PIPE_MAX x BK k-slices of code. It must
- * fit the instruction cache and still leave each copy time to land: k-tiles 8 deep, half
- * step 5's, and 3 stages do both, so that is where step 6 unrolls; at 2 and 4 stages it
- * keeps step 5's loop (README: "What unrolling costs"). --unroll yes or no overrides the
- * choice, to measure it.
+ * fit the instruction cache and still leave each copy time to land: 3 stages, with the
+ * large tile's k-tiles 8 deep, half step 5's, do both, so that is where step 6 unrolls;
+ * at 2 and 4 stages it keeps step 5's loop (README: "What unrolling costs"). --unroll
+ * yes or no overrides the choice, to measure it.
  *
  *   make step6 && ./step6 1024
  */
@@ -40,10 +40,11 @@ struct tile_config {
                   "every thread copies the same number of 16-byte pieces of B");
 };
 
-// Step 5's tiles with k-tiles 8 deep, not 16: unrolled at 3 stages, the loop is 3 x 8
-// k-slices, 27.5 KiB of code, where 3 x 16 would be about twice that.
+// Step 5's tiles, the large one with k-tiles 8 deep, not 16: unrolled at 3 stages, its loop
+// is 3 x 8 k-slices of 64 FMAs, 27.5 KiB of code, where 3 x 16 would be about twice that.
+// The small tile's slices are 32 FMAs, so its 3 x 16 loop is about as long, and it keeps 16.
 using large = tile_config<128, 128, 8, 8, 8>;   // 256 threads, 64 accumulators each
-using small = tile_config<64, 128, 8, 8, 8>;    // 128 threads, 64 accumulators each
+using small = tile_config<64, 128, 16, 8, 4>;   // 256 threads, 32 accumulators each
 
 // cp.async copies global -> shared without a register in between; it reads src_bytes of
 // the source (4 or 16 inside the matrix, 0 outside it) and zero-fills the rest.

@@ -223,7 +223,7 @@ ParameterizedTest(gpu_param *p, gpu, nan_and_inf_propagate, .timeout = 600)
  * tile. */
 /* How the kernel line of steps 3 to 6 opens: the plan's tile and why it took it. */
 #define LARGE_TILE "128x128 tiles of 8x8 a thread (one or more tiles per SM)"
-#define SMALL_TILE "64x128 tiles of 8x8 a thread (fewer 128x128 tiles than SMs)"
+#define SMALL_TILE "64x128 tiles of 8x4 a thread (fewer 128x128 tiles than SMs)"
 
 typedef struct {
     const char *step;
