@@ -586,7 +586,14 @@ static int step6_named_cases(const plan_device *dev, step6_case *out, int max)
     return count;
 }
 
-Test(gpu, track_every_choice_of_the_plan_passes, .timeout = 1800)
+/* One test a stage count, so that a parallel run (-j) takes the four at once. */
+ParameterizedTestParameters(gpu, track_every_choice_of_the_plan_passes)
+{
+    static int stage_counts[] = {1, 2, 3, 4};
+    return cr_make_param_array(int, stage_counts, 4);
+}
+
+ParameterizedTest(int *stage_count, gpu, track_every_choice_of_the_plan_passes, .timeout = 1800)
 {
     char why[256];
     plan_device dev;
@@ -602,33 +609,32 @@ Test(gpu, track_every_choice_of_the_plan_passes, .timeout = 1800)
         snprintf(m, sizeof m, "%d", sc->m);
         snprintf(n, sizeof n, "%d", sc->n);
         snprintf(k, sizeof k, "%d", sc->k);
-        for (int st = 1; st <= 4; st++) {
-            snprintf(stages, sizeof stages, "%d", st);
-            track_plan p = track_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
-                                          sc->name[0] ? sc->name : NULL);
-            if (!p.found)
-                continue;   /* K in parts, the runs, the skinny tiles: at 3 stages only */
-            track_plan_describe(&p, expected, sizeof expected);
-            const char *argv[20] = {"./further", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
-                                    "--stages", stages, "--part", TRACK_NAMES[sc->track]};
-            int argc = 14;
-            if (sc->name[0]) {
-                argv[argc++] = "--plan";
-                argv[argc++] = sc->name;
-            }
-            if (sc->unroll != UNROLL_AS_PLANNED) {
-                argv[argc++] = "--unroll";
-                argv[argc++] = sc->unroll == UNROLL_YES ? "yes" : "no";
-            }
-            char *out = NULL;
-            if (expect_pass_report(argv, &out)) {
-                const char *line = strstr(out, "  kernel   ");
-                cr_expect(line && strncmp(line + 11, expected, strlen(expected)) == 0 &&
-                              line + 11 + strlen(expected) == line_end(line),
-                          "the kernel line does not say \"%s\":\n%s", expected, out);
-            }
-            free(out);
+        int st = *stage_count;
+        snprintf(stages, sizeof stages, "%d", st);
+        track_plan p = track_plan_for(sc->m, sc->n, sc->k, st, sc->track, sc->unroll, &dev,
+                                      sc->name[0] ? sc->name : NULL);
+        if (!p.found)
+            continue;   /* K in parts, the runs, the skinny tiles: at 3 stages only */
+        track_plan_describe(&p, expected, sizeof expected);
+        const char *argv[20] = {"./further", m, n, k, "--reps", "1", "--warmup", "0", "--beta", "0.5",
+                                "--stages", stages, "--part", TRACK_NAMES[sc->track]};
+        int argc = 14;
+        if (sc->name[0]) {
+            argv[argc++] = "--plan";
+            argv[argc++] = sc->name;
         }
+        if (sc->unroll != UNROLL_AS_PLANNED) {
+            argv[argc++] = "--unroll";
+            argv[argc++] = sc->unroll == UNROLL_YES ? "yes" : "no";
+        }
+        char *out = NULL;
+        if (expect_pass_report(argv, &out)) {
+            const char *line = strstr(out, "  kernel   ");
+            cr_expect(line && strncmp(line + 11, expected, strlen(expected)) == 0 &&
+                          line + 11 + strlen(expected) == line_end(line),
+                      "the kernel line does not say \"%s\":\n%s", expected, out);
+        }
+        free(out);
     }
 }
 
