@@ -1,16 +1,22 @@
 """The charts: the data each plots/NAME.gp draws, prepared from a results CSV, and gnuplot run on it (make chart,
 make sweep-chart, make shapes-chart, and after their runs make plots, make sweep, make shapes)."""
-import math, os, shutil, statistics, subprocess, sys, tempfile
+import math, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 from . import Fail
-from .results import (ROOT, cublas_median, dates, find, in_order, least, ratio_text, read_peak, read_results,
-                      size_of, sizes_in, step_no, steps_in, sweep_step, values)
+from .results import (ROOT, cublas_median, dates, find, in_order, least, mean_ratio_text, ratio_text, read_peak,
+                      read_results, size_of, sizes_in, step_no, steps_in, sweep_step, values)
 
 
 def gp(v):
     """A gnuplot literal."""
-    return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"' if isinstance(v, str) else repr(v)
+    if not isinstance(v, str):
+        return repr(v)
+    return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def flops(r):
+    return 2 * int(r["m"]) * int(r["n"]) * int(r["k"])
 
 
 def tflops(r):
@@ -28,7 +34,10 @@ def series(groups, xs, pick, title, where, more=lambda g, x: ()):
             lost.append(str(g))
             continue
         bad = ", ".join(f"{r['verdict'].split()[0]} at {where(r)}" for _, r in at if not r["ok"])
-        pts = "".join("\t".join(map(str, (x, tflops(r), r["ratio"] if r["ok"] else "NaN") + more(g, x))) + "\n" for x, r in at)
+        pts = ""
+        for x, r in at:
+            ratio = r["ratio"] if r["ok"] else "NaN"
+            pts += "\t".join(map(str, (x, tflops(r), ratio) + more(g, x))) + "\n"
         blocks.append(title(g) + (f" ({bad})" if bad else "") + "\n" + pts)
     return blocks, lost
 
@@ -42,7 +51,9 @@ def linetype(step):
     """The linetype (plots/style.gp: a colour and a marker) a series draws in, the same in every chart: step n (with
     options too) in n % 9 + 1, the going-further track in 8, the track with options (a part of it) in 9."""
     n = step_no(step)
-    return n % 9 + 1 if n < 99 else 9 if " (" in step else 8
+    if n < 99:
+        return n % 9 + 1
+    return 9 if " (" in step else 8
 
 
 def legend(steps, lost):
@@ -63,8 +74,12 @@ def step_bars(rows, size, value):
     valid run, NaN otherwise), the rows, and the x tics naming the steps."""
     steps = steps_in(rows)
     at = [find(rows, step=s, size=size) for s in steps]
-    data = "".join(f"{x}\t{value(r) if r and r['ok'] else 'NaN'}\t{ratio_text(r['ratio']) if r and r['ok'] else 'NaN'}\t"
-                   f"{linetype(s)}\t{r['verdict'] if r else 'not run'}\n" for x, (s, r) in enumerate(zip(steps, at)))
+    data = ""
+    for x, (s, r) in enumerate(zip(steps, at)):
+        valid = r and r["ok"]
+        bar = value(r) if valid else "NaN"
+        ratio = ratio_text(r["ratio"]) if valid else "NaN"
+        data += f"{x}\t{bar}\t{ratio}\t{linetype(s)}\t{r['verdict'] if r else 'not run'}\n"
     tics = ", ".join(f"{gp(tic_label(s))} {x}" for x, s in enumerate(steps))
     return data, at, f"set xtics ({tics})"
 
@@ -155,6 +170,15 @@ def chart_shapes(rows, *_):
         wave_note=f"128x128 tiles fill whole waves of {sm} SMs", **legend(steps, lost)), ""
 
 
+def head_and_name(shape):
+    """A shape's heading and its name under it: "BERT-base 512 tokens: qkv" is ("BERT-base 512 tokens", "qkv");
+    without ": " the whole is the heading."""
+    if ": " not in shape:
+        return shape, ""
+    head, _, name = shape.rpartition(": ")
+    return head, name
+
+
 def chart_shapes_nonsquare(rows, *_):
     """The named families of make shapes but the squares: each step's ratio to cuBLAS at each shape, a row
     each, top to bottom in the order they ran. The shapes of one family and one name (the part of it before a
@@ -162,12 +186,11 @@ def chart_shapes_nonsquare(rows, *_):
     The data: a block a step, "row TFLOPS ratio name" a shape."""
     others = nonsquare_rows(rows)
     shapes = list(dict.fromkeys((r["family"], r.get("shape", ""), r["m"], r["n"], r["k"]) for r in others))
-    split = lambda shape: shape.rpartition(": ") if ": " in shape else (shape, "", "")
-    groups = list(dict.fromkeys((family, split(shape)[0]) for family, shape, *_ in shapes))
-    shapes.sort(key=lambda sh: groups.index((sh[0], split(sh[1])[0])))   # stable: each group's shapes as they ran
+    groups = list(dict.fromkeys((family, head_and_name(shape)[0]) for family, shape, *_ in shapes))
+    shapes.sort(key=lambda sh: groups.index((sh[0], head_and_name(sh[1])[0])))   # stable: each group's shapes as they ran
     at, names, heads, group = {}, {}, [], None
     for family, shape, m, n, k in shapes:
-        head, _, name = split(shape)
+        head, name = head_and_name(shape)
         if (family, head) != group:
             group = family, head
             heads.append((len(at) + len(heads), f"{family}: {head}" if head else family))
@@ -189,7 +212,6 @@ def chart_shapes_random(rows, *_):
     rand = random_rows(rows)
     ok = [r for r in rand if r["ok"]]
     steps = in_order(r["step"] for r in rand)
-    flops = lambda r: 2 * int(r["m"]) * int(r["n"]) * int(r["k"])
     blocks, lost = [], []
     for step in steps:
         mine = [r for r in rand if r["step"] == step]
@@ -198,11 +220,15 @@ def chart_shapes_random(rows, *_):
             lost.append(step)
             continue
         low = least(passed)   # as shapes_summary: the first of equals in the order they ran
-        title = (f"{step}: geometric mean {ratio_text(statistics.geometric_mean(float(r['ratio']) for r in passed))}, minimum "
-                 f"{ratio_text(low['ratio'])} at {low['m']} x {low['n']} x {low['k']}" +
-                 (f" ({len(mine) - len(passed)} of {len(mine)} not PASS, not drawn)" if len(passed) < len(mine) else ""))
-        blocks.append(title + "\n" + "".join(f"{flops(r)}\t{tflops(r)}\t{r['ratio'] if r['ok'] else 'NaN'}\t"
-                                             f"{r['m']}x{r['n']}x{r['k']}\n" for r in sorted(mine, key=flops)))
+        title = (f"{step}: geometric mean {mean_ratio_text(passed)}, minimum {ratio_text(low['ratio'])} "
+                 f"at {low['m']} x {low['n']} x {low['k']}")
+        if len(passed) < len(mine):
+            title += f" ({len(mine) - len(passed)} of {len(mine)} not PASS, not drawn)"
+        points = ""
+        for r in sorted(mine, key=flops):
+            ratio = r["ratio"] if r["ok"] else "NaN"
+            points += f"{flops(r)}\t{tflops(r)}\t{ratio}\t{r['m']}x{r['n']}x{r['k']}\n"
+        blocks.append(title + "\n" + points)
     return "\n\n\n".join(blocks), dict(
         extent(ok), nsteps=len(blocks), nshapes=len({(r["m"], r["n"], r["k"]) for r in rand}),
         seeds=values(rand, "shape"), xmin=min(map(flops, ok)), xmax=max(map(flops, ok)), **legend(steps, lost)), ""

@@ -89,8 +89,10 @@ def cmd_evidence(a):
 
 def code_only(lines):
     """The lines without their C comments: lines that held only a comment go, blank runs become one."""
-    text = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                  lambda m: m[0] if m[0][0] in "\"'" else "\n" * m[0].count("\n"), "\n".join(lines), flags=re.S)
+    def blank(m):   # a string stays as it is; a comment leaves only its line breaks
+        return m[0] if m[0][0] in "\"'" else "\n" * m[0].count("\n")
+
+    text = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', blank, "\n".join(lines), flags=re.S)
     out = []
     for before, after in zip(lines, (l.rstrip() for l in text.split("\n"))):
         if after or (not before.strip() and out and out[-1]):

@@ -49,8 +49,13 @@ def readable(value, unit):
     except ValueError:
         return value or "–"
     ms = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1, "ms": 1}
-    return f"{v * ms[unit]:.3f} ms" if unit in ms else f"{v / 1e6:.1f} MB" if unit == "byte" else \
-        f"{v:.1f} %" if unit == "%" else f"{v:.0f}" if v == int(v) else f"{v:.2f}"
+    if unit in ms:
+        return f"{v * ms[unit]:.3f} ms"
+    if unit == "byte":
+        return f"{v / 1e6:.1f} MB"
+    if unit == "%":
+        return f"{v:.1f} %"
+    return f"{v:.0f}" if v == int(v) else f"{v:.2f}"
 
 
 def gpu_names(texts):

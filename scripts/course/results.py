@@ -128,7 +128,9 @@ def values(rows, col):
 
 def dates(rows):
     days = sorted(r["date_utc"][:10] for r in rows if r["date_utc"][:10])
-    return "date unknown" if not days else days[0] if days[0] == days[-1] else f"{days[0]} to {days[-1]}"
+    if not days:
+        return "date unknown"
+    return days[0] if days[0] == days[-1] else f"{days[0]} to {days[-1]}"
 
 
 def identity(rows):
@@ -147,8 +149,20 @@ def ratio_text(r):
     return f"{r:.2g}×" if r < 0.1 else f"{r:.2f}×"
 
 
+def mean_ratio_text(rows):
+    """The geometric mean of the rows' ratios to cuBLAS (the mean of ratios), as ratio_text."""
+    return ratio_text(statistics.geometric_mean(float(r["ratio"]) for r in rows))
+
+
 def g0(v):
     return f"{float(v):.0f}"
+
+
+def seconds(date_utc):
+    """A date_utc (2026-12-07T07:49:00Z) as seconds since 1970; None if it is not one."""
+    if not re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}Z", date_utc):
+        return None
+    return calendar.timegm(time.strptime(date_utc, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 def read_peak(results_path, rows):
@@ -160,14 +174,16 @@ def read_peak(results_path, rows):
         return None, f"{path} is not there (`make results` measures it first)"
     reader = csv.DictReader(line for _, line in data_lines(path))
     got = list(reader)
-    if len(got) != 1 or any(c not in (reader.fieldnames or []) for c in PEAK_NEEDED) or not positive(got[0]["fma_gflops"]):
+    if (len(got) != 1 or any(c not in (reader.fieldnames or []) for c in PEAK_NEEDED)
+            or not positive(got[0]["fma_gflops"])):
         return None, f"{path} is not one row of ./fma_peak --csv with a positive fma_gflops"
     peak = dict(got[0], fma_gflops=positive(got[0]["fma_gflops"]))
     when = sorted(r["date_utc"] for r in rows if r["date_utc"])
-    stamp = lambda d: calendar.timegm(time.strptime(d, "%Y-%m-%dT%H:%M:%SZ")) if re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}Z", d) else None
-    first, last, at = stamp(when[0]) if when else None, stamp(when[-1]) if when else None, stamp(peak["date_utc"])
-    same = (peak["device"] == values(rows, "device") and peak["commit"] == values(rows, "commit") and None not in (first, at)
-            and first - 3600 <= at <= last)
+    first = seconds(when[0]) if when else None
+    last = seconds(when[-1]) if when else None
+    at = seconds(peak["date_utc"])
+    same = (peak["device"] == values(rows, "device") and peak["commit"] == values(rows, "commit")
+            and None not in (first, last, at) and first - 3600 <= at <= last)
     if not same:
         return None, (f"{path} is from another run ({peak['device']}, commit {peak['commit']}, {peak['date_utc']}) than "
                       f"{results_path} ({identity(rows)})")

@@ -11,6 +11,51 @@ from .results import positive, read_results, stages_of, write_csv
 from .tables import shapes_summary, sweep_table
 
 
+def what_went_wrong(rc, head, row, header, timeout):
+    """A run's verdict when it gave no row to keep, from its exit code (None: it timed out) and its CSV header and
+    row; None when it gave one."""
+    if row and head != header:
+        return "ERROR stale build"
+    if rc is None:
+        return f"TIMEOUT {timeout} s"
+    if rc < 0:
+        return f"CRASH signal {-rc}"
+    if rc > 1:
+        return f"ERROR exit {rc}"
+    if not row:
+        return f"ERROR exit {rc}, no CSV row"
+    return None
+
+
+def row_of_a_problem(binary, opts, dims, problem):
+    """The row of a run that gave none: the program's name, its options as the harness names them (the variant),
+    the size and stages, what happened, when."""
+    d = describe(binary)
+
+    def given(name):   # the values given to --NAME, in order
+        return re.findall(rf"--{name}[ =](\S+)", " ".join(opts))
+
+    variant = " ".join(f"{o}={given(o)[-1]}" for o in d.get("options", "").split(",") if o and given(o))
+    return dict(step=d.get("name", os.path.basename(binary)), m=dims[0], n=dims[1], k=dims[2], variant=variant,
+                stages=(given("stages") or [""])[-1], verdict=problem,
+                date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+
+
+def progress(r):
+    """A run's row as its line of progress: its speed, its share of cuBLAS's, its verdict and how it was timed."""
+    g, ratio = positive(r.get("gflops", "")), positive(r.get("ratio", ""))
+    if not g:
+        return r["verdict"]
+    speed = f"{g / 1000:.1f} TFLOPS" if g >= 1000 else f"{g:.0f} GFLOPS"
+    share = f"{ratio:.2g}" if ratio < 0.1 else f"{ratio:.2f}"
+    timing = ""
+    if r.get("disturbed") == "yes":
+        timing = f" (timing disturbed in all {r.get('measurements')} measurements)"
+    elif r.get("measurements", "1") not in ("1", ""):
+        timing = f" (measured {r['measurements']} times)"
+    return f"{speed} ({share} of cuBLAS) {r['verdict']}{timing}"
+
+
 def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
     """Runs each RUN ("BINARY [OPTION...]") at each size (M, or MxNxK), then writes OUT whole, or keeps it. With
     tags (a function of the size, giving a dict), the rows begin with its columns."""
@@ -31,26 +76,15 @@ def run_steps(out, runs, sizes, reps, extra, timeout, tags=None):
             rc, lines, err = None, [""], (e.stderr or b"").decode(errors="replace")
         head, row = next(((l, lines[j + 1]) for j, l in enumerate(lines) if l.startswith("step,")), (None, None))
         header = header or (row and head)
-        problem = ("ERROR stale build" if row and head != header else f"TIMEOUT {timeout} s" if rc is None else
-                   f"CRASH signal {-rc}" if rc < 0 else f"ERROR exit {rc}" if rc > 1 else
-                   f"ERROR exit {rc}, no CSV row" if not row else None)
+        problem = what_went_wrong(rc, head, row, header, timeout)
         if problem == "ERROR stale build":
             err += f"its CSV columns differ from the other steps' (rebuild with make):\n  {head}\n"
-        if problem:   # a row of its own: the program's name, its options as the harness names them (the variant),
-            # the size and stages, what happened, when
-            d, given = describe(binary), lambda name: re.findall(rf"--{name}[ =](\S+)", " ".join(opts))
-            variant = " ".join(f"{o}={given(o)[-1]}" for o in d.get("options", "").split(",") if o and given(o))
-            r = dict(step=d.get("name", os.path.basename(binary)), m=dims[0], n=dims[1], k=dims[2], variant=variant,
-                     stages=(given("stages") or [""])[-1], verdict=problem,
-                     date_utc=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        if problem:
+            r = row_of_a_problem(binary, opts, dims, problem)
             print(problem)
         else:
             r = dict(zip(next(csv.reader([head])), next(csv.reader([row]))))
-            g, ratio = positive(r.get("gflops", "")), positive(r.get("ratio", ""))
-            speed = f"{g / 1000:.1f} TFLOPS" if g >= 1000 else f"{g:.0f} GFLOPS"
-            timing = (" (timing disturbed in all {} measurements)".format(r.get("measurements")) if r.get("disturbed") == "yes"
-                      else " (measured {} times)".format(r["measurements"]) if r.get("measurements", "1") not in ("1", "") else "")
-            print(f"{speed} ({f'{ratio:.2g}' if ratio < 0.1 else f'{ratio:.2f}'} of cuBLAS) {r['verdict']}{timing}" if g else r["verdict"])
+            print(progress(r))
         if (problem or rc) and err.strip():
             print("\n".join("      " + l for l in err.rstrip("\n").split("\n")[-20:]))
         rows.append(dict(r, **tags(size)) if tags else r)

@@ -27,6 +27,31 @@ def one_bank(loop):
     return count
 
 
+def percent(part, whole):
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def of_class(ops, cls):
+    """How many instructions of a class (FFMA, LDG, ...), whatever their suffixes."""
+    return sum(k for op, k in ops.items() if op.split(".")[0] == cls)
+
+
+def widths(ops, cls, usual):
+    """How many instructions of a class at each width: each usual one, even at 0, then any other there is."""
+    usual = usual.split()
+    counts = [f"{op} {ops[op]}" for op in usual]
+    counts += [f"{op} {k}" for op, k in ops.items() if op.split(".")[0] == cls and op not in usual]
+    return ", ".join(counts) or f"{cls} 0"
+
+
+def main_loop(code):
+    """A kernel's main loop: the widest span that a backward branch closes, as (first, last) address; None
+    where no branch goes back."""
+    loops = [(int(target, 16), address) for address, op, target, _ in code
+             if op.startswith("BRA") and re.fullmatch(r"0x[0-9a-f]+", target) and int(target, 16) < address]
+    return max(loops, key=lambda loop: loop[1] - loop[0], default=None)
+
+
 def sass_summary(text):
     """Per kernel of a `cuobjdump --dump-sass` listing, the static counts that matter here."""
     kernels, arch = [], ""
@@ -37,28 +62,31 @@ def sass_summary(text):
             kernels.append((m[1], arch, []))
         elif kernels and (m := re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)):
             words = [w for w in m[2].split() if not w.startswith("@")]   # @P0: a predicate
-            kernels[-1][2].extend([(int(m[1], 16), words[0], words[-1], " ".join(words))] if words else [])
+            if words:
+                kernels[-1][2].append((int(m[1], 16), words[0], words[-1], " ".join(words)))
     if not kernels:
         raise Fail("no kernel (no \"Function :\" line): is it the output of cuobjdump --dump-sass?")
-    pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "–"
     out = []
     for n, (fn, arch, code) in enumerate(kernels, 1):
         ops = collections.Counter(op for _, op, _, _ in code)
-        count = lambda cls: sum(k for op, k in ops.items() if op.split(".")[0] == cls)
-        widths = lambda cls, usual: ", ".join([f"{v} {ops[v]}" for v in usual.split()] + [
-            f"{v} {k}" for v, k in ops.items() if v.split(".")[0] == cls and v not in usual.split()]) or f"{cls} 0"
+        ffma, ldl, stl = (of_class(ops, cls) for cls in ("FFMA", "LDL", "STL"))
+        local = "  <- local memory: spills?" if ldl + stl else ""
         out += [f"[{n}] {fn}{f'  ({arch})' if arch else ''}",
-                f"    {len(code)} instructions: FFMA {count('FFMA')} ({pct(count('FFMA'), len(code))}), BAR {count('BAR')}, "
-                f"LDL {count('LDL')}, STL {count('STL')}{'  <- local memory: spills?' if count('LDL') + count('STL') else ''}",
-                f"    global  {widths('LDG', 'LDG.E LDG.E.64 LDG.E.128')} | {widths('STG', 'STG.E STG.E.64 STG.E.128')} | {widths('LDGSTS', '')}",
-                f"    shared  {widths('LDS', 'LDS LDS.64 LDS.128')} | {widths('STS', 'STS STS.64 STS.128')}"]
-        # A backward branch closes a loop; the widest such span is the kernel's main loop.
-        loops = [(int(t, 16), a) for a, op, t, _ in code if op.startswith("BRA") and re.fullmatch(r"0x[0-9a-f]+", t) and int(t, 16) < a]
-        lo, hi = max(loops, key=lambda l: l[1] - l[0], default=(0, -1))
-        body = [op.split(".")[0] for a, op, _, _ in code if lo <= a <= hi]
-        out.append(f"    longest loop 0x{lo:04x}-0x{hi:04x}: {len(body)} instructions, FFMA {body.count('FFMA')} "
-                   f"({pct(body.count('FFMA'), len(body))}), {one_bank([t for a, _, _, t in code if lo <= a <= hi])} "
-                   f"of them reading all three operands from one register bank" if loops else "    no loop (no backward branch)")
+                f"    {len(code)} instructions: FFMA {ffma} ({percent(ffma, len(code))}), BAR {of_class(ops, 'BAR')}, "
+                f"LDL {ldl}, STL {stl}{local}",
+                f"    global  {widths(ops, 'LDG', 'LDG.E LDG.E.64 LDG.E.128')} | "
+                f"{widths(ops, 'STG', 'STG.E STG.E.64 STG.E.128')} | {widths(ops, 'LDGSTS', '')}",
+                f"    shared  {widths(ops, 'LDS', 'LDS LDS.64 LDS.128')} | {widths(ops, 'STS', 'STS STS.64 STS.128')}"]
+        loop = main_loop(code)
+        if not loop:
+            out.append("    no loop (no backward branch)")
+            continue
+        lo, hi = loop
+        body = [(op.split(".")[0], text) for address, op, _, text in code if lo <= address <= hi]
+        ffma = sum(op == "FFMA" for op, _ in body)
+        out.append(f"    longest loop 0x{lo:04x}-0x{hi:04x}: {len(body)} instructions, FFMA {ffma} "
+                   f"({percent(ffma, len(body))}), {one_bank([text for _, text in body])} "
+                   f"of them reading all three operands from one register bank")
     return "\n".join(out) + "\n"
 
 

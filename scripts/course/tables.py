@@ -1,10 +1,10 @@
 """The measured tables: written into a README between its markers (make table), or printed (make ablation-table,
 make shapes-summary). The going-further track's own tables are its tools.py's (going_further/)."""
-import os, statistics, sys
+import os, sys
 
 from . import Fail
-from .results import (cublas_median, find, g0, identity, in_order, least, positive, ratio_text, read_peak,
-                      read_results, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
+from .results import (cublas_median, find, g0, identity, in_order, least, mean_ratio_text, positive, ratio_text,
+                      read_peak, read_results, size_of, sizes_in, stages_of, step_no, steps_in, sweep_step, write_whole)
 
 MARKERS = "<!-- {}:begin -->", "<!-- {}:end -->"
 STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
@@ -12,7 +12,9 @@ STEP_SIZES = [1024, 2048, 4096, 8192]   # the sizes of a step README's own table
 
 def cell(r, text):
     """A table cell: text(r) for a valid run, the verdict of another, – where none ran."""
-    return " – |" if not r else f" {text(r)} |" if r["ok"] else f" {r['verdict']} |"
+    if not r:
+        return " – |"
+    return f" {text(r)} |" if r["ok"] else f" {r['verdict']} |"
 
 
 def size_table(rows, head, runs, text, cublas_text):
@@ -50,14 +52,26 @@ def results_table(rows, source, _):
     for step in steps_in(rows):
         line, bad = f"| {step} |", []
         for s, r in ((s, find(rows, step=step, size=s)) for s in sizes):
-            line += " – | – |" if not r else f" {g0(r['gflops'])} | {ratio_text(r['ratio'])} |" if r["ok"] else f" {r['verdict']} | – |"
-            bad += [f"{r['verdict']} at {s}"] if r and not r["ok"] else []
+            if not r:
+                line += " – | – |"
+            elif r["ok"]:
+                line += f" {g0(r['gflops'])} | {ratio_text(r['ratio'])} |"
+            else:
+                line += f" {r['verdict']} | – |"
+                bad.append(f"{r['verdict']} at {s}")
         out.append(line + f" {'; '.join(bad) or 'PASS'} |")
     medians = [cublas_median(rows, s) for s in sizes]
     out.append("| cuBLAS (median) |" + "".join(f" {g0(v)} | 1× |" if v else " – | – |" for v in medians) + " reference |")
     out += ["", f"Measured on {identity(rows)}: M = N = K, FP32, GFLOPS = 2·M·N·K / median time; \"vs cuBLAS\" is "
             f"cuBLAS's time over the step's, both timed in the same run. Written by `make table` from {source}."]
     return out + (["", "The same runs against the hardware's limit:", ""] + peak_table(rows, peak) if peak else [])
+
+
+def ms_text(t):
+    """A time in ms to about four figures: 0.123, 12.34, 123.4."""
+    if t < 1:
+        return f"{t:.3f}"
+    return f"{t:.2f}" if t < 100 else f"{t:.1f}"
 
 
 def step_table(rows, source, step_dir):
@@ -68,7 +82,6 @@ def step_table(rows, source, step_dir):
     if not mine:
         return None
     before = [r for r in rows if step_no(r["step"]) == no - 1 and not r.get("variant")]
-    ms = lambda t: f"{t:.3f}" if t < 1 else f"{t:.2f}" if t < 100 else f"{t:.1f}"
     prev_head = f" step {no - 1} GFLOPS | × step {no - 1} |" if before else ""
     out = [f"| M = N = K | time, ms (median) | GFLOPS |{prev_head} cuBLAS GFLOPS | ratio to cuBLAS | verdict |",
            "|-----:|-----:|-----:|" + ("-----:|-----:|" if before else "") + "-----:|-----:|:-----|"]
@@ -80,9 +93,13 @@ def step_table(rows, source, step_dir):
             b_ok = b and b["ok"] and positive(b["gflops"])
             speedup = f"{float(r['gflops']) / float(b['gflops']):.2f}×" if b_ok and r and r["ok"] else "–"
             prev = f" {g0(b['gflops']) if b_ok else '–'} | {speedup} |"
-        out.append(f"| {s} | – | – |{prev} – | – | not run |" if not r else
-                   f"| {s} | {ms(float(r['median_ms']))} | {g0(r['gflops'])} |{prev} {cublas} | {ratio_text(r['ratio'])} | {r['verdict']} |"
-                   if r["ok"] else f"| {s} | – | – |{prev} {cublas} | – | {r['verdict']} |")
+        if not r:
+            out.append(f"| {s} | – | – |{prev} – | – | not run |")
+        elif r["ok"]:
+            out.append(f"| {s} | {ms_text(float(r['median_ms']))} | {g0(r['gflops'])} |{prev} {cublas} | "
+                       f"{ratio_text(r['ratio'])} | {r['verdict']} |")
+        else:
+            out.append(f"| {s} | – | – |{prev} {cublas} | – | {r['verdict']} |")
     against = f", beside {before[0]['step']} (the step before, as built) from the same run" if before else ""
     return out + ["", f"{mine[0]['step']}, M = N = K, FP32{against}: measured on {identity(mine + before)}; GFLOPS = "
                   f"2·M·N·K / median time, and cuBLAS timed in the same run. Written by `make table` from {source}."]
@@ -95,10 +112,16 @@ def sweep_table(rows, source, _=None):
     for size in sizes_in(rows):
         at = [find(rows, size=size, stages=s) for s in stages]
         top = max((r for r in at if r and r["ok"]), key=lambda r: float(r["gflops"]), default=None)   # the first of equals
+
+        def text(r):
+            gflops = f"**{g0(r['gflops'])}**" if r is top else g0(r["gflops"])   # the best S in bold
+            return f"{gflops} ({ratio_text(r['ratio'])})"
+
         cublas = cublas_median(rows, size)
-        bold = lambda r: f"**{g0(r['gflops'])}**" if r is top else g0(r["gflops"])
-        out.append(f"| {size} |" + "".join(cell(r, lambda r: f"{bold(r)} ({ratio_text(r['ratio'])})") for r in at) +
-                   (f" {g0(cublas)} |" if cublas else " – |") + f" {top['stages'] if top else '–'} |")
+        line = f"| {size} |" + "".join(cell(r, text) for r in at)
+        line += f" {g0(cublas)} |" if cublas else " – |"
+        line += f" {top['stages']} |" if top else " – |"
+        out.append(line)
     return out + ["", f"{step} at each pipeline depth S (`--stages S`; S = 1 overlaps nothing): GFLOPS, and in brackets the "
                   f"ratio to cuBLAS timed in the same run; the best S per size in bold. Measured on {identity(rows)}: "
                   f"M = N = K, FP32. Written by `make sweep` (`make table` copies it here) from {source}."]
@@ -237,9 +260,11 @@ def shapes_summary(rows, source):
             ok = [r for r in got if r["ok"]]
             if not got:
                 continue
-            low = least(ok) if ok else None
-            cells = (f"{ratio_text(statistics.geometric_mean(float(r['ratio']) for r in ok))} | {ratio_text(low['ratio'])} | "
-                     f"{low['m']} x {low['n']} x {low['k']}" if ok else "– | – | –")
+            if ok:
+                low = least(ok)
+                cells = f"{mean_ratio_text(ok)} | {ratio_text(low['ratio'])} | {low['m']} x {low['n']} x {low['k']}"
+            else:
+                cells = "– | – | –"
             out.append(f"| {step} | {family} | {len(ok)} | {cells} | {len(got) - len(ok)} |")
     failed = [r for r in rows if not r["ok"]]
     listed = ", ".join(f"{r['step']} {r['m']} x {r['n']} x {r['k']} ({r['verdict']})" for r in failed[:10])
