@@ -142,7 +142,8 @@ def measured(source, root):
     """What a registry row's `value` may use to reach into its source: a run's field of a results CSV, or a field of
     the peak measured beside it. step is a name as the tables give it ("going_further (part=core)"); size is M = N
     = K, or "MxNxK" for another shape; stages picks one run of a CSV that has several (sweep.csv, ablation.csv);
-    commit(step, size) is the commit a run names, for a caption that cites its run. A
+    commit(step, size) is the commit a run names, for a caption that cites its run; runs is every row (a dict of
+    strings), for a count over many runs. A
     source that is not a CSV (plots/sass-summary.txt, a profile, an evidence log) gives text(PATTERN): the number
     its regular expression's first group matches."""
     path = os.path.join(root, source)
@@ -160,9 +161,10 @@ def measured(source, root):
                 raise Fail(f"{source} has no run of {step} at {size}" + (f", {stages} stages" if stages else ""), 1)
             return kind(r[name])
         return get
-    return {name: field(column, kind) for name, column, kind in
-            (("gflops", "gflops", float), ("ms", "median_ms", float), ("ratio", "ratio", float),
-             ("cublas", "cublas_gflops", float), ("clock", "sm_clock_mhz", float), ("commit", "commit", str))}
+    names = {name: field(column, kind) for name, column, kind in
+             (("gflops", "gflops", float), ("ms", "median_ms", float), ("ratio", "ratio", float),
+              ("cublas", "cublas_gflops", float), ("clock", "sm_clock_mhz", float), ("commit", "commit", str))}
+    return {"runs": rows, **names}
 
 
 def cmd_numbers(a):
@@ -180,7 +182,7 @@ def cmd_numbers(a):
         elif row["words"] not in open(os.path.join(a.root, row["lesson"])).read():
             bad.append(f"{where}: the lesson no longer says \"{row['words']}\"")
         else:
-            names = dict(measured(row["source"], a.root), __builtins__={"min": min, "max": max})
+            names = dict(measured(row["source"], a.root), __builtins__={"min": min, "max": max, "sum": sum, "len": len, "float": float})
             try:
                 got = row["format"].format(eval(row["value"], names))
             except (ArithmeticError, LookupError, NameError, SyntaxError, TypeError, ValueError) as e:
